@@ -1,0 +1,101 @@
+package cctk.cli;
+
+import cctk.CctkException;
+import cctk.ExitCode;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The {@code cctk} command: wires subcommands, exit codes and error printing in one place. */
+@Command(name = "cctk",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        header = "cctk - the cluster collective toolkit",
+        description = "Measures how fast, and whether correctly, the GPUs and NICs of a cluster talk to each "
+            + "other. A YAML job spec (configs/*.yaml) says what runs where; cctk renders it into an sbatch "
+            + "script, submits it, runs the collectives on every rank (nccl on GPUs, tcp on CPUs over sockets) "
+            + "and writes profile, CSV and JSON results. Without Slurm, 'cctk run' starts the ranks locally.",
+        synopsisSubcommandLabel = "COMMAND",
+        subcommands = {ValidateCommand.class, RenderCommand.class, SubmitCommand.class, StatusCommand.class,
+                       RunCommand.class, RankCommand.class, DemoCommand.class,
+                       CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:everything ran and every check passed",
+            "1:a run or job failed: wrong results, a job that did not complete, a missed reference",
+            "2:bad input: a flag or a spec",
+            "3:the environment failed: Slurm, NCCL, a peer, a port, memory",
+            "4:an internal error in cctk (please report it)"},
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  cctk validate configs/*.yaml",
+            "  cctk run configs/local.yaml",
+            "  cctk render configs/perlmutter-4gpu.yaml",
+            "  cctk submit configs/perlmutter-4gpu.yaml --wait"})
+public final class Main {
+
+    @Option(names = {"-x", "--stacktrace"}, scope = CommandLine.ScopeType.INHERIT,
+            description = "Print the Java stack trace of an error (for bug reports).")
+    boolean stacktrace;
+
+    public static void main(final String[] args) {
+        final PrintWriter out = new PrintWriter(System.out, true);
+        final PrintWriter err = new PrintWriter(System.err, true);
+        System.exit(run(out, err, args));
+    }
+
+    /** Runs cctk in-process with the given streams and returns the exit code (what tests call). */
+    public static int run(final PrintWriter out, final PrintWriter err, final String... args) {
+        final CommandLine cl = commandLine(out, err);
+        final int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    static CommandLine commandLine(final PrintWriter out, final PrintWriter err) {
+        final CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler(Main::onException);
+        cl.setExitCodeExceptionMapper(Main::exitCodeOf);
+        cl.setParameterExceptionHandler(Main::onBadParameter);
+        return cl;
+    }
+
+    private static int exitCodeOf(final Throwable t) {
+        if (t instanceof CctkException) {
+            return ((CctkException) t).exitCode().code();
+        }
+        return t instanceof CommandLine.ParameterException ? ExitCode.USAGE.code() : ExitCode.INTERNAL.code();
+    }
+
+    private static int onException(final Exception ex, final CommandLine cl, final CommandLine.ParseResult pr) {
+        final PrintWriter err = cl.getErr();
+        final boolean trace = pr.hasMatchedOption("--stacktrace")
+                || (pr.subcommand() != null && pr.subcommand().hasMatchedOption("--stacktrace"));
+        if (ex instanceof CctkException) {
+            err.println("cctk: " + ex.getMessage());
+        } else {
+            err.println("cctk: internal error: " + ex + ". This is a bug in cctk; run again with --stacktrace"
+                    + " and report the trace.");
+        }
+        if (trace) {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return exitCodeOf(ex);
+    }
+
+    private static int onBadParameter(final CommandLine.ParameterException ex, final String[] args) {
+        final CommandLine cl = ex.getCommandLine();
+        final PrintWriter err = cl.getErr();
+        err.println("cctk: " + ex.getMessage());
+        if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
+            err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
+        }
+        err.flush();
+        return ExitCode.USAGE.code();
+    }
+}

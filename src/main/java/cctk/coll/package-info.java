@@ -1,0 +1,2 @@
+/** One small class per collective: byte counts, verifiable inputs, expected results, bus-bandwidth factor. */
+package cctk.coll;

@@ -1,0 +1,59 @@
+package cctk.comm;
+
+/**
+ * One rank's handle on a group of ranks, with the collectives of nccl-tests. Counts are in elements of
+ * {@code type}; buffers come from {@link #allocate}. A call returns when this rank's part is complete
+ * (for asynchronous backends: enqueued; {@link #synchronize} waits). A dead or late peer raises a
+ * {@link cctk.CctkException} naming it once the deadline given at creation passes.
+ * <b>Note:</b> not threadsafe: one thread drives a communicator.
+ */
+public interface Communicator extends AutoCloseable {
+
+    int rank();
+
+    int size();
+
+    /** Backend name as it appears in result files, e.g. {@code tcp}. */
+    String backend();
+
+    /** Allocates a buffer of {@code bytes} bytes (zeroed), or throws CctkException(ENVIRONMENT) if memory runs out. */
+    CommBuffer allocate(long bytes);
+
+    /** recv = op over ranks of send; {@code count} elements. send == recv is in-place. */
+    void allReduce(CommBuffer send, CommBuffer recv, long count, DType type, ReduceOp op);
+
+    /** recv[r*sendCount ..] = send of rank r; in-place when send is recv's slice at rank*sendCount. */
+    void allGather(CommBuffer send, CommBuffer recv, long sendCount, DType type);
+
+    /** recv = op over ranks of send[rank*recvCount ..]; in-place when recv is send's slice at rank*recvCount. */
+    void reduceScatter(CommBuffer send, CommBuffer recv, long recvCount, DType type, ReduceOp op);
+
+    /** recv = send of root on every rank. */
+    void broadcast(CommBuffer send, CommBuffer recv, long count, DType type, int root);
+
+    /** recv on root = op over ranks of send; other ranks' recv is untouched. */
+    void reduce(CommBuffer send, CommBuffer recv, long count, DType type, ReduceOp op, int root);
+
+    /** Block p of send goes to rank p and lands as block rank there; {@code countPerPeer} elements a block. */
+    void allToAll(CommBuffer send, CommBuffer recv, long countPerPeer, DType type);
+
+    /**
+     * All-to-all with per-peer counts and displacements (in elements): sendCounts[p] elements from
+     * send at sendDispls[p] go to rank p, recvCounts[p] elements from rank p land at recvDispls[p].
+     */
+    void allToAllv(CommBuffer send, long[] sendCounts, long[] sendDispls,
+                   CommBuffer recv, long[] recvCounts, long[] recvDispls, DType type);
+
+    /** Sends {@code count} elements to {@code sendPeer} while receiving as many from {@code recvPeer}. */
+    void sendRecv(CommBuffer send, int sendPeer, CommBuffer recv, int recvPeer, long count, DType type);
+
+    /** Returns once every rank has entered the barrier. */
+    void barrier();
+
+    /** Waits until every operation issued so far has completed (a no-op for synchronous backends). */
+    void synchronize();
+
+    /** Releases sockets, buffers and threads. */
+    @Override
+    void close();
+}

@@ -1,0 +1,2 @@
+/** The backend-neutral communicator: buffers, element types, reduce operators, the bootstrap store. */
+package cctk.comm;

@@ -1,0 +1,51 @@
+package cctk.spec;
+
+import cctk.coll.CollectiveType;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import java.util.List;
+
+/**
+ * What to measure. Every list is non-empty and in spec order.
+ *
+ * @param backends       backend names: {@code tcp}, {@code nccl}
+ * @param taskCounts     world sizes to run in turn (one srun step each); each ≤ the allocation's tasks
+ * @param collectives    collectives to run
+ * @param sizes          message sizes (a list, or a min/max/factor sweep already expanded)
+ * @param dtypes         element types
+ * @param ops            reduce operators, for the collectives that reduce
+ * @param warmupIters    untimed iterations before timing
+ * @param iters          timed iterations per size
+ * @param checkIters     separate iterations whose results are checked (0 = no check)
+ * @param inPlace        which buffer layouts to run
+ * @param root           root rank of broadcast and reduce
+ * @param alltoallv      how imbalanced all-to-all counts are made
+ * @param timeoutSeconds deadline for every wait on a peer
+ */
+public record Benchmark(List<String> backends, List<Integer> taskCounts, List<CollectiveType> collectives,
+                        List<MessageSize> sizes, List<DType> dtypes, List<ReduceOp> ops, int warmupIters,
+                        int iters, int checkIters, InPlace inPlace, int root, Imbalance alltoallv,
+                        int timeoutSeconds) {
+
+    /** Buffer layouts: separate send and receive buffers, one shared buffer, or both. */
+    public enum InPlace {
+        OUT_OF_PLACE, IN_PLACE, BOTH;
+
+        public boolean runsOutOfPlace() {
+            return this != IN_PLACE;
+        }
+
+        public boolean runsInPlace() {
+            return this != OUT_OF_PLACE;
+        }
+    }
+
+    /**
+     * Per-peer counts of the imbalanced all-to-all.
+     *
+     * @param spread     max/min ratio of per-peer counts, ≥ 1, when no matrix is given
+     * @param matrixFile a whitespace-separated W×W matrix of relative weights, or null
+     */
+    public record Imbalance(double spread, String matrixFile) {
+    }
+}

@@ -1,0 +1,20 @@
+package cctk.spec;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * One run, fully resolved: what {@link SpecParser} makes of a configs/*.yaml file after
+ * {@code extends:} and defaults. Immutable; knows nothing of rendering or Slurm.
+ *
+ * @param source    the file it was read from
+ * @param job       name, output directory, time limit
+ * @param cluster   where it runs (from the cluster profile, overridable)
+ * @param resources nodes, tasks, GPUs, NICs
+ * @param ncclEnv   validated NCCL_* variables, in spec order
+ * @param env       other exported variables (FI_*, GLOO_*, cctk's own), in spec order
+ * @param benchmark what to measure
+ */
+public record JobSpec(Path source, Job job, Cluster cluster, Resources resources,
+                      Map<String, String> ncclEnv, Map<String, String> env, Benchmark benchmark) {
+}
