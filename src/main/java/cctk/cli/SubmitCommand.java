@@ -1,13 +1,106 @@
 package cctk.cli;
 
+import cctk.CctkException;
+import cctk.ExitCode;
+import cctk.slurm.JobFollower;
+import cctk.slurm.JobStatus;
+import cctk.slurm.Manifest;
+import cctk.slurm.ProcessRunner;
+import cctk.slurm.SlurmCli;
+import cctk.slurm.Submitter;
+import cctk.spec.JobSpec;
+import cctk.spec.SpecParser;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until its issue lands. */
-@Command(name = "submit", description = "Not implemented yet.")
+/** {@code cctk submit}: render a spec, sbatch it, write the manifest and optionally follow the job. */
+@Command(name = "submit", mixinStandardHelpOptions = true,
+        description = {"Renders SPEC into an sbatch script in the job directory, submits it with sbatch and writes "
+            + "manifest.json beside it. With --wait, follows the job to its end.",
+            "Exit code with --wait: 0 when the job COMPLETED, 1 when it ended any other way (FAILED, TIMEOUT, "
+            + "CANCELLED, OUT_OF_MEMORY, NODE_FAIL, ...), 3 when Slurm could not be reached or refused the job."},
+        footer = {"%nExamples:", "  cctk submit configs/ci-slurm.yaml --wait",
+            "  cctk submit configs/perlmutter-4gpu.yaml -- --qos=debug --begin=now+1hour"})
 final class SubmitCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SPEC", description = "The job spec (configs/*.yaml).")
+    Path specFile;
+
+    @Parameters(index = "1..*", paramLabel = "SBATCH_ARG",
+            description = "After '--': extra sbatch arguments, passed before the script (they win over #SBATCH).")
+    List<String> sbatchArgs = new ArrayList<>();
+
+    @Option(names = "--dry-run", description = "Render and print the sbatch command; submit nothing.")
+    boolean dryRun;
+
+    @Option(names = "--wait", description = "Follow the job until it ends and exit with its outcome.")
+    boolean await;
+
+    @Option(names = {"-o", "--job-dir"}, paramLabel = "DIR",
+            description = "Where the script and manifest.json go (default: jobs/<job name>).")
+    Path jobDir;
+
+    @Option(names = "--wait-limit", paramLabel = "SECONDS", defaultValue = "86400",
+            description = "Give up following after this long (default: ${DEFAULT-VALUE}); the job keeps running.")
+    long waitLimit;
+
     @Override
     public Integer call() {
-        throw cctk.CctkException.usage("'cctk submit' is not implemented yet");
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final JobSpec job = SpecParser.parse(specFile);
+        final Path dir = jobDir != null ? jobDir : Path.of("jobs", job.job().name());
+        final Path submitDir = Path.of("").toAbsolutePath();
+        final Instant now = Instant.now();
+        final Path script = renderScript(job, dir, submitDir, now);
+        if (dryRun) {
+            out.println("script: " + script);
+            out.println(Submitter.display(Submitter.argv(script, sbatchArgs)));
+            return ExitCode.OK.code();
+        }
+        final SlurmCli slurm = new SlurmCli(ProcessRunner.fromSystem(err::println));
+        final Submitter.Submission sub = new Submitter(slurm).submit(script, sbatchArgs, submitDir);
+        final String cluster = sub.cluster() != null ? sub.cluster() : job.cluster().name();
+        final Manifest manifest = new Manifest(sub.jobId(), cluster, specFile, script, List.copyOf(sbatchArgs),
+                now, job.job().outputDir(), null, null);
+        final Path manifestFile = manifest.write(dir);
+        out.println("submitted job " + sub.jobId() + " on " + cluster + "; manifest " + manifestFile);
+        out.flush();
+        if (!await) {
+            return ExitCode.OK.code();
+        }
+        final JobStatus end = new JobFollower(slurm, JobFollower.Polling.gentle(Duration.ofSeconds(waitLimit)),
+                line -> {
+                    out.println(line);
+                    out.flush();
+                }).follow(sub.jobId());
+        manifest.withEnd(end, Instant.now()).write(dir);
+        out.println(end.describe() + "; results in " + job.job().outputDir());
+        return end.state().success() ? ExitCode.OK.code() : ExitCode.FAILED.code();
+    }
+
+    /**
+     * The one call into cctk.render: renders {@code job} into {@code jobDir} and returns the written
+     * sbatch script. Written against the planned API
+     * {@code RenderedJob render(JobSpec, Path jobDir, Path baseDir, Instant)} plus its write method;
+     * replace the body when the renderer lands, e.g. {@code return Renderer.write(Renderer.render(job,
+     * jobDir, baseDir, now));}.
+     */
+    static Path renderScript(final JobSpec job, final Path jobDir, final Path baseDir, final Instant now) {
+        throw new CctkException(ExitCode.INTERNAL, "this build has no sbatch renderer yet (cctk.render), so"
+                + " 'cctk submit' cannot write " + jobDir.resolve("job.sbatch") + " for " + job.job().name());
     }
 }
