@@ -5,6 +5,7 @@
 #   scripts/slurm-local.sh stop [--purge]  stop what this script started (--purge: also config, state, logs)
 #   scripts/slurm-local.sh status          exit 0 when the daemons run and the node is usable
 #   scripts/slurm-local.sh logs            print the tail of every daemon log (what CI shows on failure)
+#   scripts/slurm-local.sh install         only install slurm-wlm and munge when missing
 #
 # Needs root and Debian/Ubuntu (installs slurm-wlm + munge with apt-get when they are missing).
 # `start` is idempotent: a healthy cluster with the same configuration is left alone; anything else is
@@ -360,6 +361,7 @@ case "${1:-}" in
     start) shift; cmd_start "$@" ;;
     stop) shift; cmd_stop "$@" ;;
     status) cmd_status ;;
+    install) [ "$(id -u)" = 0 ] || fail "needs root"; install_packages ;;
     logs) cmd_logs ;;
-    *) echo "usage: $0 start [local] | stop [--purge] | status | logs" >&2; exit 2 ;;
+    *) echo "usage: $0 start [local] | stop [--purge] | status | logs | install" >&2; exit 2 ;;
 esac
