@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code cctk render SPEC [-o DIR]}: writes DIR/job.sbatch and DIR/spec.yaml and prints the script path. */
-@Command(name = "render",
+@Command(name = "render", mixinStandardHelpOptions = true,
         description = {"Renders a job spec into an sbatch script (job.sbatch) and the frozen spec its ranks read "
             + "(spec.yaml), and prints the script's path. Relative paths in the spec are taken against the "
             + "current directory and written absolute, so the script can be submitted from anywhere.",
