@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code cctk render} in-process through Main.run. The end-to-end cases wait for SpecParser (they abort until then). */
+/** {@code cctk render} in-process through Main.run; end-to-end cases abort until SpecParser is written. */
 @Timeout(60)
 class RenderCommandTest {
 
