@@ -1,0 +1,92 @@
+package cctk.render;
+
+import cctk.CctkException;
+import cctk.spec.Cluster;
+import cctk.spec.JobSpec;
+import cctk.spec.Resources;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One {@code srun} step per world size of {@code benchmark.tasks}. Options are explicit because an outer
+ * environment (SLURM_* input variables) can change a nested srun, and Slurm 22.05/23.02 srun does not inherit
+ * {@code --cpus-per-task} from sbatch. GPU steps keep every GPU of a node visible ({@code --gpu-bind=none} by
+ * default) so NCCL can use NVLink; ranks pick their device from SLURM_LOCALID. Block distribution puts rank 0 on
+ * the first node.
+ */
+final class SrunSteps {
+
+    private static final String DEFAULT_GPU_BIND = "none";
+    private static final String DEFAULT_DISTRIBUTION = "block";
+
+    private SrunSteps() {
+    }
+
+    /** The placement of one world size: the fewest nodes it fits on, tasks spread evenly over them. */
+    record Placement(int worldSize, int nodes, int tasksPerNode) {
+
+        static Placement of(final int worldSize, final Resources r) {
+            if (worldSize < 1 || worldSize > r.totalTasks()) {
+                throw CctkException.usage("'benchmark.tasks' holds " + worldSize + ", but the allocation has "
+                        + r.totalTasks() + " tasks (" + r.nodes() + " nodes x " + r.tasksPerNode()
+                        + "); every world size must be between 1 and " + r.totalTasks() + ".");
+            }
+            final int nodes = ceilDiv(worldSize, r.tasksPerNode());
+            return new Placement(worldSize, nodes, ceilDiv(worldSize, nodes));
+        }
+
+        private static int ceilDiv(final int a, final int b) {
+            return (a + b - 1) / b;
+        }
+    }
+
+    static ShellText of(final JobSpec spec, final Path specPath) {
+        final Resources r = spec.resources();
+        final Cluster c = spec.cluster();
+        final List<Integer> worldSizes = spec.benchmark() == null ? List.of()
+                : SbatchRenderer.orEmpty(spec.benchmark().taskCounts());
+        if (worldSizes.isEmpty()) {
+            throw CctkException.usage("'benchmark.tasks' is empty; list at least one world size, e.g. ["
+                    + r.totalTasks() + "].");
+        }
+        final String rank = ShellQuote.quote("cluster.java", orDefault(c.java(), "java")).text()
+                + " -jar " + ShellQuote.quote("cluster.jar", require(c.jar(), "cluster.jar")).text()
+                + " rank --spec " + ShellQuote.quote("job directory", specPath.toString()).text();
+        final List<ShellText> steps = new ArrayList<>();
+        for (final int w : worldSizes) {
+            steps.add(step(Placement.of(w, r), r, rank));
+        }
+        return ShellText.join("\n", steps);
+    }
+
+    private static ShellText step(final Placement p, final Resources r, final String rank) {
+        final String label = "W=" + p.worldSize() + " nodes=" + p.nodes() + " tasks-per-node=" + p.tasksPerNode();
+        final StringBuilder sb = new StringBuilder()
+                .append("cctk_step ").append(ShellQuote.quoteWord(label)).append(" \\\n")
+                .append("    srun --nodes=").append(p.nodes()).append(" --ntasks=").append(p.worldSize())
+                .append(" --ntasks-per-node=").append(p.tasksPerNode())
+                .append(" --cpus-per-task=").append(r.cpusPerTask()).append(' ')
+                .append(ShellQuote.quote("resources.distribution",
+                        "--distribution=" + orDefault(r.distribution(), DEFAULT_DISTRIBUTION)).text())
+                .append(" --kill-on-bad-exit=1");
+        if (r.gpusPerNode() > 0) {
+            sb.append(" \\\n        --gpus-per-node=").append(r.gpusPerNode()).append(' ')
+                    .append(ShellQuote.quote("resources.gpu_bind",
+                            "--gpu-bind=" + orDefault(r.gpuBind(), DEFAULT_GPU_BIND)).text());
+        }
+        sb.append(" \\\n        ").append(rank);
+        return ShellQuote.passThrough(sb.toString());
+    }
+
+    private static String orDefault(final String value, final String fallback) {
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    private static String require(final String value, final String key) {
+        if (value == null || value.isBlank()) {
+            throw CctkException.usage("'" + key + "' is not set; the job script needs it to start the ranks.");
+        }
+        return value;
+    }
+}

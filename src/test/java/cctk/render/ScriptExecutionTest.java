@@ -1,0 +1,177 @@
+package cctk.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.spec.Cluster;
+import cctk.spec.Job;
+import cctk.spec.JobSpec;
+import cctk.spec.Resources;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Renders specs full of hostile values, then runs the script with real bash and a fake srun and module first in
+ * PATH (each records its argv and environment), from an unrelated directory. No payload may run, and srun must get
+ * every value as one intact argument.
+ */
+@Timeout(60)
+class ScriptExecutionTest {
+
+    private static final String FAKE_SRUN = """
+            #!/bin/bash
+            n=$(cat "$FAKE_DIR/srun-count" 2>/dev/null || echo 0)
+            echo $((n + 1)) > "$FAKE_DIR/srun-count"
+            printf '%s\\0' "$@" > "$FAKE_DIR/srun-$n.argv"
+            env -0 > "$FAKE_DIR/srun-$n.env"
+            for a in "$@"; do case "$a" in --ntasks=*) w=${a#--ntasks=};; esac; done
+            if [ -f "$FAKE_DIR/rc-$w" ]; then exit "$(cat "$FAKE_DIR/rc-$w")"; fi
+            """;
+    private static final String FAKE_MODULE = """
+            #!/bin/bash
+            n=$(cat "$FAKE_DIR/module-count" 2>/dev/null || echo 0)
+            echo $((n + 1)) > "$FAKE_DIR/module-count"
+            printf '%s\\0' "$@" > "$FAKE_DIR/module-$n.argv"
+            """;
+
+    @TempDir
+    Path tmp;
+    Path fake;
+    Path bin;
+    Path base;
+
+    @BeforeEach
+    void fakes() throws IOException {
+        fake = Files.createDirectories(tmp.resolve("fake"));
+        bin = Files.createDirectories(tmp.resolve("bin"));
+        base = Files.createDirectories(tmp.resolve("base dir 'q' $(x)"));
+        executable(bin.resolve("srun"), FAKE_SRUN);
+        executable(bin.resolve("module"), FAKE_MODULE);
+    }
+
+    /** Payloads that each try to create their own file in tmp. */
+    private List<String> payloads(final String tag) {
+        final String p = tmp.resolve("pwned-" + tag).toString();
+        return List.of("$(touch " + p + "-dollar)", "`touch " + p + "-tick`", "'; touch " + p + "-quote; '",
+                "\"; touch " + p + "-dq; \"", "x; touch " + p + "-semi", "a|touch " + p + "-pipe");
+    }
+
+    private String hostile(final String tag) {
+        return "v " + String.join(" ", payloads(tag)) + " größe→🚀 $HOME * !!";
+    }
+
+    @Test
+    void hostileValuesRunNoPayloadAndReachSrunIntact() throws Exception {
+        final String envValue = hostile("env") + "\nsecond line\ttab";
+        final String ncclValue = "=eth0,eth1" + hostile("nccl");
+        final Path envScript = base.resolve("env dir 'e'/site $(x).sh");
+        Files.createDirectories(envScript.getParent());
+        Files.writeString(envScript, "touch \"$(dirname \"${BASH_SOURCE[0]}\")/sourced\"\n");
+        final String jobName = "job " + String.join(" ", payloads("name"));
+        final JobSpec spec = new JobSpec(null,
+                new Job(jobName, "results dir/o'u\"t " + payloads("out").get(0) + payloads("out").get(2), "00:05:00"),
+                new Cluster("hostile", "debug " + payloads("part").get(2), "acct" + payloads("acct").get(0),
+                        "q " + payloads("qos").get(1), "gpu&hbm80g" + payloads("con").get(3), null,
+                        List.of("--comment=" + payloads("extra").get(0)),
+                        List.of("cuda/12.2 " + payloads("mod").get(0), "it's " + payloads("mod").get(2)),
+                        "env dir 'e'/site $(x).sh", "jdk dir/bin/java " + payloads("java").get(0),
+                        "my jars/cctk 1.0's " + payloads("jar").get(1) + ".jar"),
+                new Resources(2, 2, 4, 3, "none" + payloads("bind").get(2), "block" + payloads("dist").get(0),
+                        List.of("eth0" + payloads("nic").get(0), "eth 1'" + payloads("nic2").get(3))),
+                JobSpecs.map("NCCL_SOCKET_IFNAME", ncclValue),
+                JobSpecs.map("CCTK_HOSTILE", envValue, "EMPTY", ""),
+                JobSpecs.benchmark(List.of("tcp"), List.of(3, 4)));
+
+        final RenderedJob job = render(spec, base.resolve("jobs/the job 'x'"));
+        assertThat(Bash.syntaxErrors(job.script(), tmp)).isEmpty();
+        final Bash.Result r = runScript(job, true);
+
+        assertThat(r.code()).as(r.err()).isZero();
+        try (Stream<Path> files = Files.list(tmp)) {
+            assertThat(files.map(f -> f.getFileName().toString())).noneMatch(f -> f.startsWith("pwned"));
+        }
+        assertThat(envScript.resolveSibling("sourced")).as("env_script was sourced").exists();
+        assertThat(Path.of(job.frozenSpec().job().outputDir())).isDirectory();
+        assertThat(r.out()).contains("cctk: job " + jobName + " (Slurm job none)");
+
+        final String jar = base.resolve(spec.cluster().jar()).toString();
+        final String java = base.resolve(spec.cluster().java()).toString();
+        final List<String> argv = Bash.nulSeparated(fake.resolve("srun-0.argv"));
+        assertThat(argv).containsExactly("--nodes=2", "--ntasks=3", "--ntasks-per-node=2", "--cpus-per-task=3",
+                "--distribution=" + spec.resources().distribution(), "--kill-on-bad-exit=1", "--gpus-per-node=4",
+                "--gpu-bind=" + spec.resources().gpuBind(), java, "-jar", jar, "rank", "--spec",
+                job.specPath().toString());
+        assertThat(Bash.nulSeparated(fake.resolve("srun-1.argv"))).startsWith("--nodes=2", "--ntasks=4");
+        final List<String> env = Bash.nulSeparated(fake.resolve("srun-0.env"));
+        assertThat(env).contains("CCTK_HOSTILE=" + envValue, "NCCL_SOCKET_IFNAME=" + ncclValue, "EMPTY=");
+        final String secret = env.stream().filter(e -> e.startsWith("CCTK_SECRET=")).findFirst().orElseThrow()
+                .substring("CCTK_SECRET=".length());
+        assertThat(secret).matches("[0-9a-f]{64}");
+        assertThat(r.out() + r.err()).doesNotContain(secret);
+        assertThat(Bash.nulSeparated(fake.resolve("module-0.argv"))).containsExactly("load",
+                spec.cluster().modules().get(0));
+        assertThat(Bash.nulSeparated(fake.resolve("module-1.argv"))).containsExactly("load",
+                spec.cluster().modules().get(1));
+        assertThat(job.script()).contains("#SBATCH --partition='debug '\\''; touch ");
+    }
+
+    @Test
+    void eachStepRunsAndTheScriptExitsWithTheWorstCode() throws Exception {
+        final JobSpec local = JobSpecs.specFor("local");
+        final JobSpec spec = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
+                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(1, 2, 4)));
+        Files.writeString(fake.resolve("rc-2"), "5");
+        Files.writeString(fake.resolve("rc-4"), "3");
+        final Bash.Result r = runScript(render(spec, base.resolve("jobs/x")), true);
+        assertThat(r.code()).isEqualTo(5);
+        assertThat(Files.readString(fake.resolve("srun-count")).trim()).isEqualTo("3");
+        assertThat(r.out()).contains("cctk: step W=1 nodes=1 tasks-per-node=1: ok");
+        assertThat(r.err()).contains("cctk: step W=2 nodes=1 tasks-per-node=2: failed with exit code 5",
+                "cctk: step W=4 nodes=1 tasks-per-node=4: failed with exit code 3", "worst exit code 5");
+    }
+
+    @Test
+    void modulesWithoutAModuleCommandStopTheJobWithAClearMessage() throws Exception {
+        Files.delete(bin.resolve("module"));
+        final Bash.Result r = runScript(render(JobSpecs.specFor("perlmutter-1x4"), base.resolve("jobs/p")), true);
+        assertThat(r.code()).isEqualTo(3);
+        assertThat(r.err()).contains("no 'module' command");
+        assertThat(fake.resolve("srun-count")).doesNotExist();
+    }
+
+    private RenderedJob render(final JobSpec spec, final Path jobDir) {
+        final SbatchRenderer renderer = new SbatchRenderer("test", s -> "frozen: true\n");
+        final RenderedJob job = renderer.render(spec, jobDir, base, Instant.parse("2025-01-02T03:04:05Z"));
+        assertThat(renderer.write(job)).isEqualTo(job.scriptPath());
+        return job;
+    }
+
+    private Bash.Result runScript(final RenderedJob job, final boolean fakesFirst) throws Exception {
+        final Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        final Map<String, String> env = new HashMap<>();
+        env.put("PATH", (fakesFirst ? bin + ":" : "") + "/usr/bin:/bin");
+        env.put("FAKE_DIR", fake.toString());
+        env.put("LC_ALL", "C.UTF-8");
+        env.remove("SLURM_JOB_ID");
+        final List<String> argv = new ArrayList<>(List.of("env", "-u", "SLURM_JOB_ID", "-u", "SLURM_JOB_NODELIST",
+                "bash", job.scriptPath().toString()));
+        return Bash.run(argv, elsewhere, env);
+    }
+
+    private static void executable(final Path file, final String text) throws IOException {
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+}
