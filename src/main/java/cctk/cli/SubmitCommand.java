@@ -1,7 +1,7 @@
 package cctk.cli;
 
-import cctk.CctkException;
 import cctk.ExitCode;
+import cctk.render.SbatchRenderer;
 import cctk.slurm.JobFollower;
 import cctk.slurm.JobStatus;
 import cctk.slurm.Manifest;
@@ -50,7 +50,7 @@ final class SubmitCommand implements Callable<Integer> {
     boolean await;
 
     @Option(names = {"-o", "--job-dir"}, paramLabel = "DIR",
-            description = "Where the script and manifest.json go (default: jobs/<job name>).")
+            description = "Where the script and manifest.json go (default: jobs/<job name>/<timestamp>).")
     Path jobDir;
 
     @Option(names = "--wait-limit", paramLabel = "SECONDS", defaultValue = "86400",
@@ -62,10 +62,10 @@ final class SubmitCommand implements Callable<Integer> {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final JobSpec job = SpecParser.parse(specFile);
-        final Path dir = jobDir != null ? jobDir : Path.of("jobs", job.job().name());
         final Path submitDir = Path.of("").toAbsolutePath();
         final Instant now = Instant.now();
-        final Path script = renderScript(job, dir, submitDir, now);
+        final Path script = new SbatchRenderer(VersionProvider.version()).renderTo(job, jobDir, submitDir, now);
+        final Path dir = script.getParent();
         if (dryRun) {
             out.println("script: " + script);
             out.println(Submitter.display(Submitter.argv(script, sbatchArgs)));
@@ -99,8 +99,4 @@ final class SubmitCommand implements Callable<Integer> {
      * replace the body when the renderer lands, e.g. {@code return Renderer.write(Renderer.render(job,
      * jobDir, baseDir, now));}.
      */
-    static Path renderScript(final JobSpec job, final Path jobDir, final Path baseDir, final Instant now) {
-        throw new CctkException(ExitCode.INTERNAL, "this build has no sbatch renderer yet (cctk.render), so"
-                + " 'cctk submit' cannot write " + jobDir.resolve("job.sbatch") + " for " + job.job().name());
-    }
 }
