@@ -104,7 +104,7 @@ public final class NcclVariables {
             return "not an NCCL variable; put other variables under env";
         }
         return "unknown NCCL variable; did you mean '" + Suggestions.nearest(name, TABLE.keySet())
-                + "'? (cctk knows the variables NCCL documents: " + String.join(", ", TABLE.keySet()) + ")";
+                + "'? (NCCL silently ignores variables it does not know)";
     }
 
     /**

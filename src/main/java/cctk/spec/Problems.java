@@ -3,12 +3,14 @@ package cctk.spec;
 import cctk.CctkException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /** Collects every problem of one spec so that the user sees them all at once, not one per run. */
 final class Problems {
 
     private final Path file;
+    private final List<Where> places = new ArrayList<>();
     private final List<String> lines = new ArrayList<>();
 
     Problems(final Path file) {
@@ -17,6 +19,7 @@ final class Problems {
 
     /** A problem at a place: {@code FILE:LINE:COL: key.path: message}. */
     void add(final Where where, final String keyPath, final String message) {
+        places.add(where);
         lines.add(where + ": " + (keyPath.isEmpty() ? "" : keyPath + ": ") + message);
     }
 
@@ -52,10 +55,27 @@ final class Problems {
     CctkException failure() {
         final StringBuilder b = new StringBuilder();
         b.append(lines.size()).append(lines.size() == 1 ? " problem in " : " problems in ").append(file);
-        for (final String line : lines) {
-            b.append('\n').append(line);
+        for (final int i : inFileOrder()) {
+            b.append('\n').append(lines.get(i));
         }
         return CctkException.usage(b.toString());
+    }
+
+    /** Problems sorted by place: files in the order they first appear, then line and column. */
+    private List<Integer> inFileOrder() {
+        final List<Path> files = new ArrayList<>();
+        places.forEach(w -> {
+            if (!files.contains(w.file())) {
+                files.add(w.file());
+            }
+        });
+        final List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            order.add(i);
+        }
+        order.sort(Comparator.<Integer>comparingInt(i -> files.indexOf(places.get(i).file()))
+                .thenComparingInt(i -> places.get(i).line()).thenComparingInt(i -> places.get(i).column()));
+        return order;
     }
 
     /** One problem that stops reading a file at once (empty, binary, too big, not YAML). */
