@@ -170,7 +170,8 @@ public final class NcclVariables {
         }
         for (final String entry : entries) {
             final String[] parts = entry.split(":", -1);
-            final boolean portOk = parts.length == 1 || (ports && parts.length == 2 && parts[1].matches("[1-9][0-9]{0,2}"));
+            final boolean portOk = parts.length == 1
+                    || (ports && parts.length == 2 && parts[1].matches("[1-9][0-9]{0,2}"));
             if (!LIST_NAME.matcher(parts[0]).matches() || !portOk) {
                 return expected;
             }

@@ -68,7 +68,7 @@ public final class Sizes {
         }
     }
 
-    /** The spec text of a size that {@link #parse} reads back to the same size: {@code 4MiB}, {@code 1000B}, {@code 256}. */
+    /** The spec text that {@link #parse} reads back to the same size: {@code 4MiB}, {@code 1000B}, {@code 256}. */
     public static String format(final MessageSize size) {
         return size.elements() ? Long.toString(size.value()) : formatBytes(size.value());
     }

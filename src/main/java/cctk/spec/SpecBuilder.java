@@ -17,7 +17,8 @@ final class SpecBuilder {
     private static final Pattern TIME = Pattern.compile("(\\d+-)?\\d{1,2}:[0-5]\\d:[0-5]\\d");
     private static final Pattern SHELL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Pattern GPU_BIND = Pattern.compile(
-            "(verbose,)?(none|closest|single:\\d+|per_task:\\d+|(map|map_gpu):[0-9*,]+|(mask|mask_gpu):[0-9a-fA-Fx*,]+)");
+            "(verbose,)?(none|closest|single:\\d+|per_task:\\d+"
+                    + "|(map|map_gpu):[0-9*,]+|(mask|mask_gpu):[0-9a-fA-Fx*,]+)");
     private static final Pattern DISTRIBUTION = Pattern.compile(
             "(\\*|block|cyclic|arbitrary|plane=\\d+)(:(\\*|block|cyclic|fcyclic)){0,2}(,(Pack|NoPack))?");
     private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9._/+@-]+");
@@ -199,7 +200,8 @@ final class SpecBuilder {
         }
         final List<Integer> out = new ArrayList<>();
         for (int i = 0; i < raw.size(); i++) {
-            final String path = s.keyPath("tasks") + (s.get("tasks").kind() == SpecValue.Kind.LIST ? "[" + i + "]" : "");
+            final boolean list = s.get("tasks").kind() == SpecValue.Kind.LIST;
+            final String path = s.keyPath("tasks") + (list ? "[" + i + "]" : "");
             final int n = s.integer(raw.get(i), path, 1, Integer.MAX_VALUE, 0);
             if (checkAllocation && n > r.totalTasks()) {
                 s.problems().expected(raw.get(i), path, "at most " + r.totalTasks() + " tasks (nodes "
