@@ -14,4 +14,9 @@ public record MessageSize(long value, boolean elements) {
     public long bytes(final DType type) {
         return elements ? value * type.bytes() : value;
     }
+
+    /** The size as a spec writes it: {@code 4MiB} for bytes, {@code 1048576} for elements. */
+    public String specText() {
+        return Sizes.format(this);
+    }
 }

@@ -1,0 +1,260 @@
+package cctk.spec;
+
+import cctk.coll.CollectiveType;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import cctk.spec.SpecValue.Kind;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Checks the {@code benchmark:} section and builds {@link Benchmark}, with its defaults. */
+final class BenchmarkBuilder {
+
+    static final List<String> BACKENDS = List.of("tcp", "nccl");
+    private static final Pattern DURATION = Pattern.compile("([1-9][0-9]{0,6})(s|m|h)");
+    private static final int MAX_TIMEOUT = 86_400;
+    private static final double MAX_SPREAD = 1e6;
+
+    private BenchmarkBuilder() {
+    }
+
+    /** {@code resourcesOk} false skips the checks against the allocation (its numbers are only defaults). */
+    static Benchmark build(final Section s, final Resources r, final boolean resourcesOk) {
+        final List<String> backends = backends(s, r);
+        final List<Integer> tasks = SpecBuilder.taskCounts(s, r, resourcesOk);
+        final List<CollectiveType> collectives = collectives(s);
+        final List<MessageSize> sizes = sizes(s);
+        final List<DType> dtypes = named(s, "dtypes", DType::bySpecName, DType.FLOAT32,
+                Arrays.stream(DType.values()).map(DType::specName).toList());
+        final List<ReduceOp> ops = named(s, "ops", ReduceOp::bySpecName, ReduceOp.SUM,
+                Arrays.stream(ReduceOp.values()).map(ReduceOp::specName).toList());
+        final int warmup = s.integer("warmup", 0, 1_000_000, 5);
+        final int iters = s.integer("iters", 1, 1_000_000, 20);
+        final int checkIters = s.integer("check_iters", 0, 1_000_000, 1);
+        final Benchmark.InPlace inPlace = inPlace(s);
+        final int minTasks = Collections.min(tasks);
+        final int root = s.integer("root", 0, Math.max(0, minTasks - 1), 0);
+        final Benchmark.Imbalance imbalance = imbalance(s.section("alltoallv"));
+        final int timeout = timeout(s);
+        s.finish();
+        return new Benchmark(backends, tasks, collectives, sizes, dtypes, ops, warmup, iters, checkIters, inPlace,
+                root, imbalance, timeout);
+    }
+
+    private static List<String> backends(final Section s, final Resources r) {
+        final List<SpecValue> raw = s.listOrOne("backends");
+        if (raw == null) {
+            return List.of("tcp");
+        }
+        final List<String> out = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            final SpecValue v = raw.get(i);
+            final String path = item(s, "backends", i);
+            final String name = s.text(v, path, null);
+            if (name == null) {
+                continue;
+            }
+            if (!BACKENDS.contains(name)) {
+                s.problems().expected(v, path, "tcp or nccl", Suggestions.didYouMean(name, BACKENDS));
+            } else if (out.contains(name)) {
+                s.problems().expected(v, path, "each backend once");
+            } else if (name.equals("nccl") && r.gpusPerNode() == 0) {
+                s.problems().expected(v, path, "tcp, because nccl needs GPUs (resources.gpus_per_node is 0)");
+            } else {
+                out.add(name);
+            }
+        }
+        emptyList(s, "backends", raw, "at least one backend (tcp or nccl)");
+        return out.isEmpty() ? List.of("tcp") : List.copyOf(out);
+    }
+
+    private static List<CollectiveType> collectives(final Section s) {
+        final SpecValue v = s.get("collectives");
+        if (v == null || (v.kind() == Kind.STRING && v.text().equals("all"))) {
+            return List.of(CollectiveType.values());
+        }
+        final List<String> names = Arrays.stream(CollectiveType.values()).map(CollectiveType::specName).toList();
+        final List<CollectiveType> out = named(s, "collectives", CollectiveType::bySpecName, null, names);
+        return out.isEmpty() ? List.of(CollectiveType.values()) : out;
+    }
+
+    /** A list (or one item) of names looked up by {@code byName}; unknown names get a suggestion. */
+    private static <T> List<T> named(final Section s, final String key, final Function<String, T> byName,
+                                     final T fallback, final List<String> known) {
+        final List<SpecValue> raw = s.listOrOne(key);
+        if (raw == null) {
+            return List.of(fallback);
+        }
+        final List<T> out = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            final String path = item(s, key, i);
+            final String name = s.text(raw.get(i), path, null);
+            final T t = name == null ? null : byName.apply(name);
+            if (name != null && t == null) {
+                s.problems().expected(raw.get(i), path, "one of " + String.join(", ", known),
+                        Suggestions.didYouMean(name, known));
+            } else if (t != null && out.contains(t)) {
+                s.problems().expected(raw.get(i), path, "each name once");
+            } else if (t != null) {
+                out.add(t);
+            }
+        }
+        emptyList(s, key, raw, "at least one of " + String.join(", ", known));
+        return out.isEmpty() && fallback != null ? List.of(fallback) : List.copyOf(out);
+    }
+
+    private static List<MessageSize> sizes(final Section s) {
+        final SpecValue v = s.get("sizes");
+        final List<MessageSize> fallback = List.of(new MessageSize(1L << 20, false));
+        if (v == null) {
+            return fallback;
+        }
+        if (v.kind() == Kind.MAP) {
+            final Section sweep = s.section("sizes");
+            final MessageSize min = size(sweep, "min");
+            final MessageSize max = size(sweep, "max");
+            final int factor = sweep.integer("factor", 2, 1024, 2);
+            sweep.finish();
+            if (min == null || max == null) {
+                return fallback;
+            }
+            try {
+                return Sizes.sweep(min, max, factor);
+            } catch (final IllegalArgumentException e) {
+                s.problems().add(v.where(), s.keyPath("sizes"), "expected " + e.getMessage() + ", found min "
+                        + min.specText() + ", max " + max.specText() + ", factor " + factor);
+                return fallback;
+            }
+        }
+        final List<SpecValue> raw = s.listOrOne("sizes");
+        final List<MessageSize> out = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            final MessageSize m = size(s, raw.get(i), item(s, "sizes", i));
+            if (m != null) {
+                out.add(m);
+            }
+        }
+        emptyList(s, "sizes", raw, "at least one size");
+        return out.isEmpty() ? fallback : List.copyOf(out);
+    }
+
+    private static MessageSize size(final Section s, final String key) {
+        final SpecValue v = s.get(key);
+        if (v == null) {
+            s.missing(key, Sizes.EXPECTED);
+            return null;
+        }
+        return size(s, v, s.keyPath(key));
+    }
+
+    private static MessageSize size(final Section s, final SpecValue v, final String path) {
+        if (v.kind() != Kind.INT && v.kind() != Kind.STRING) {
+            s.problems().expected(v, path, Sizes.EXPECTED);
+            return null;
+        }
+        if (v.kind() == Kind.STRING && v.text().matches("[0-9]+")) {
+            s.problems().expected(v, path, "a unit for bytes (such as " + v.text() + "B) or an unquoted integer"
+                    + " for elements");
+            return null;
+        }
+        try {
+            return Sizes.parse(v.text());
+        } catch (final IllegalArgumentException e) {
+            s.problems().expected(v, path, e.getMessage());
+            return null;
+        }
+    }
+
+    private static Benchmark.InPlace inPlace(final Section s) {
+        final SpecValue v = s.get("in_place");
+        if (v == null) {
+            return Benchmark.InPlace.BOTH;
+        }
+        if (v.kind() == Kind.BOOL) {
+            final String t = v.text().toLowerCase(Locale.ROOT);
+            final boolean yes = t.equals("true") || t.equals("yes") || t.equals("on") || t.equals("y");
+            return yes ? Benchmark.InPlace.IN_PLACE : Benchmark.InPlace.OUT_OF_PLACE;
+        }
+        if (v.kind() == Kind.STRING && v.text().equals("both")) {
+            return Benchmark.InPlace.BOTH;
+        }
+        s.problems().expected(v, s.keyPath("in_place"), "both, true or false");
+        return Benchmark.InPlace.BOTH;
+    }
+
+    private static Benchmark.Imbalance imbalance(final Section s) {
+        double spread = 4;
+        final SpecValue v = s.get("spread");
+        if (v != null) {
+            final boolean number = v.kind() == Kind.INT || v.kind() == Kind.FLOAT;
+            final double d = number ? parseDouble(v.text()) : Double.NaN;
+            if (!(d >= 1 && d <= MAX_SPREAD)) {
+                s.problems().expected(v, s.keyPath("spread"), "a number from 1 to 1000000 (max/min per-peer count)");
+            } else {
+                spread = d;
+            }
+        }
+        String matrix = s.string("matrix", null);
+        if (matrix != null) {
+            final Path from = s.get("matrix").where().file().toAbsolutePath().getParent();
+            final Path m = from.resolve(matrix).normalize();
+            if (!Files.isRegularFile(m)) {
+                s.problems().expected(s.get("matrix"), s.keyPath("matrix"), "a readable matrix file (relative paths"
+                        + " start at the spec's directory)");
+            }
+            matrix = m.toString();
+        }
+        s.finish();
+        return new Benchmark.Imbalance(spread, matrix);
+    }
+
+    private static double parseDouble(final String text) {
+        try {
+            return Double.parseDouble(text.replace("_", ""));
+        } catch (final NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** Seconds: an integer, or a number with s, m or h. */
+    private static int timeout(final Section s) {
+        final SpecValue v = s.get("timeout");
+        if (v == null) {
+            return 120;
+        }
+        final String expected = "a timeout in seconds such as 120, 90s, 2m or 1h, from 1s to 24h";
+        if (v.kind() == Kind.INT) {
+            return s.integer(v, s.keyPath("timeout"), 1, MAX_TIMEOUT, 120);
+        }
+        final Matcher m = v.kind() == Kind.STRING ? DURATION.matcher(v.text()) : null;
+        if (m == null || !m.matches()) {
+            s.problems().expected(v, s.keyPath("timeout"), expected);
+            return 120;
+        }
+        final long unit = m.group(2).equals("h") ? 3600 : m.group(2).equals("m") ? 60 : 1;
+        final long seconds = Long.parseLong(m.group(1)) * unit;
+        if (seconds > MAX_TIMEOUT) {
+            s.problems().expected(v, s.keyPath("timeout"), expected);
+            return 120;
+        }
+        return (int) seconds;
+    }
+
+    private static String item(final Section s, final String key, final int i) {
+        return s.keyPath(key) + (s.get(key).kind() == Kind.LIST ? "[" + i + "]" : "");
+    }
+
+    private static void emptyList(final Section s, final String key, final List<SpecValue> raw, final String what) {
+        if (raw.isEmpty()) {
+            s.problems().expected(s.get(key), s.keyPath(key), what);
+        }
+    }
+}
