@@ -12,7 +12,7 @@ import java.util.Map;
 final class ProfileText {
 
     private static final String RULE = "=".repeat(80);
-    private static final int NAME_WIDTH = 22;
+    private static final int NAME_WIDTH = 18;
 
     private String group;
 
@@ -72,13 +72,13 @@ final class ProfileText {
 
     private static void appendMeasurement(final StringBuilder sb, final Measurement m, final boolean data) {
         if (m.inPlace()) {
-            sb.append("in-place ");
+            sb.append("in-place:");
         }
         if (!m.measured()) {
-            sb.append("skipped: ").append(m.skipped());
+            sb.append(m.inPlace() ? " skipped: " : "skipped: ").append(m.skipped());
             return;
         }
-        sb.append(Numbers.fit(m.timeUs() / 1000.0, 9, 3)).append(" ms");
+        sb.append(Numbers.fit(m.timeUs() / 1000.0, 8, 3)).append(" ms");
         if (data) {
             sb.append(" | AlgBW: ").append(Numbers.fit(m.algBw(), 7)).append(" GB/s");
             sb.append(" | BusBW: ").append(Numbers.fit(m.busBw(), 7)).append(" GB/s");
