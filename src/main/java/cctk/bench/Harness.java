@@ -81,7 +81,7 @@ public final class Harness {
                     progress.flush();
                 }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             error = e.getMessage() == null ? e.toString() : e.getMessage();
             throw e;
         } finally {

@@ -12,7 +12,7 @@ import java.util.Map;
 final class ProfileText {
 
     private static final String RULE = "=".repeat(80);
-    private static final int NAME_WIDTH = 18;
+    private static final int NAME_WIDTH = 21;
 
     private String group;
 

@@ -45,9 +45,11 @@ class HarnessTest {
     }
 
     /** Runs the harness on W threads; returns the exit codes in rank order. */
+    MemoryStore store;
+
     List<ExitCode> run(final int world, final ThreadCommunicator.Shared shared, final Benchmark b,
                        final StringWriter progress) {
-        final MemoryStore store = new MemoryStore(world, 20_000);
+        store = new MemoryStore(world, 20_000);
         return ThreadCommunicator.run(world, shared, comm -> {
             final RunContext ctx = new RunContext("0.1.0-test", Path.of("configs/t.yaml"), "job7",
                 "host-" + comm.rank() + " pid 1", dir, Map.of("NCCL_DEBUG", "WARN"));
@@ -93,6 +95,7 @@ class HarnessTest {
         assertThat(run(3, shared, b, new StringWriter())).containsOnly(ExitCode.FAILED);
         final List<String[]> rows = csv(dir);
         assertThat(rows).extracting(r -> r[2] + "=" + r[16]).containsExactly("all_reduce=0", "all_gather=1");
+        assertThat(store.keys()).isNotEmpty().allSatisfy(k -> assertThat(k).startsWith("bench/job7/threads/w3/"));
     }
 
     @Test
