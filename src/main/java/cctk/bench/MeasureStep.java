@@ -1,0 +1,109 @@
+package cctk.bench;
+
+import cctk.coll.Case;
+import cctk.coll.Collective;
+import cctk.coll.Elements;
+import cctk.coll.Layout;
+import cctk.comm.CommBuffer;
+import cctk.comm.Communicator;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import cctk.spec.Benchmark;
+import java.nio.ByteBuffer;
+
+/**
+ * One rank's part of one measurement: buffers, warm-up, barrier, timed iterations (each timed alone,
+ * call plus synchronize), then check iterations with fresh inputs and poisoned outputs.
+ * <b>Note:</b> not threadsafe.
+ */
+final class MeasureStep {
+
+    /** Per-iteration times of one rank, in µs, and its wrong elements (-1: not checked). */
+    record Result(double[] timesUs, long wrong) {
+    }
+
+    private final Communicator comm;
+    private final Benchmark bench;
+    private final BufferData data;
+    private CommBuffer voteSend;
+    private CommBuffer voteRecv;
+
+    MeasureStep(final Communicator comm, final Benchmark bench, final BufferData data) {
+        this.comm = comm;
+        this.bench = bench;
+        this.data = data;
+    }
+
+    /**
+     * {send, recv}: two buffers, or slices of one for in-place; a slice that covers the whole buffer is the
+     * buffer itself, and send is recv when both cover the same bytes, so backends can test identity.
+     */
+    CommBuffer[] allocate(final Layout l, final boolean inPlace) {
+        if (!inPlace) {
+            final CommBuffer send = comm.allocate(Math.max(1, l.sendBytes())).slice(0, l.sendBytes());
+            final CommBuffer recv = comm.allocate(Math.max(1, l.recvBytes())).slice(0, l.recvBytes());
+            return new CommBuffer[] {send, recv};
+        }
+        final long total = l.inPlaceBytes();
+        final CommBuffer whole = comm.allocate(total);
+        final CommBuffer send = region(whole, total, l.inPlaceSendOffset(), l.sendBytes());
+        if (l.inPlaceSendOffset() == l.inPlaceRecvOffset() && l.sendBytes() == l.recvBytes()) {
+            return new CommBuffer[] {send, send};
+        }
+        return new CommBuffer[] {send, region(whole, total, l.inPlaceRecvOffset(), l.recvBytes())};
+    }
+
+    private static CommBuffer region(final CommBuffer whole, final long total, final long offset, final long bytes) {
+        return offset == 0 && bytes == total ? whole : whole.slice(offset, bytes);
+    }
+
+    /** Agrees with every rank whether someone failed: the lowest failing rank, or -1. A collective itself. */
+    int firstFailingRank(final boolean failed) {
+        if (voteSend == null) {
+            voteSend = comm.allocate(4);
+            voteRecv = comm.allocate(4);
+        }
+        final ByteBuffer b = ByteBuffer.allocate(4).order(Elements.ORDER);
+        b.putInt(0, failed ? comm.size() - comm.rank() : 0);
+        voteSend.upload(b, 0);
+        comm.allReduce(voteSend, voteRecv, 1, DType.INT32, ReduceOp.MAX);
+        comm.synchronize();
+        b.clear();
+        voteRecv.download(0, b);
+        final int v = b.getInt(0);
+        return v == 0 ? -1 : comm.size() - v;
+    }
+
+    Result run(final Collective coll, final Case c, final CommBuffer[] bufs) {
+        final CommBuffer send = bufs == null ? null : bufs[0];
+        final CommBuffer recv = bufs == null ? null : bufs[1];
+        if (send != null) {
+            data.fill(coll, c, send);
+        }
+        for (int i = 0; i < bench.warmupIters(); i++) {
+            coll.run(comm, send, recv, c);
+            comm.synchronize();
+        }
+        comm.barrier();
+        final double[] times = new double[Math.max(1, bench.iters())];
+        for (int i = 0; i < times.length; i++) {
+            final long t0 = System.nanoTime();
+            coll.run(comm, send, recv, c);
+            comm.synchronize();
+            times[i] = (System.nanoTime() - t0) / 1e3;
+        }
+        if (send == null || bench.checkIters() <= 0) {
+            return new Result(times, -1);
+        }
+        long wrong = 0;
+        for (int k = 1; k <= bench.checkIters(); k++) {
+            final Case ck = new Case(c.type(), c.op(), c.world(), c.rank(), c.root(), k, c.layout());
+            data.poison(recv);
+            data.fill(coll, ck, send);
+            coll.run(comm, send, recv, ck);
+            comm.synchronize();
+            wrong += data.countWrong(coll, ck, recv);
+        }
+        return new Result(times, wrong);
+    }
+}

@@ -1,0 +1,51 @@
+package cctk.coll;
+
+import cctk.comm.CommBuffer;
+import cctk.comm.Communicator;
+import cctk.comm.DType;
+
+/**
+ * recv = op over ranks of send[rank·n ..]. Per-rank count n = S/W rounded down to 16 bytes; S = n·size·W
+ * (the whole input); busbw = algbw·(W-1)/W. In place, recv is send's slice at rank·n.
+ */
+public final class ReduceScatter implements Collective {
+
+    @Override
+    public CollectiveType type() {
+        return CollectiveType.REDUCE_SCATTER;
+    }
+
+    @Override
+    public Layout layout(final long totalBytes, final DType type, final Group group) {
+        final long count = Collective.alignedCount(totalBytes / group.world(), type.bytes());
+        final long recvBytes = count * type.bytes();
+        final long sendBytes = recvBytes * group.world();
+        return Layout.of(count, sendBytes, sendBytes, recvBytes, 0, group.rank() * recvBytes);
+    }
+
+    @Override
+    public double busBwFactor(final int world) {
+        return (world - 1.0) / world;
+    }
+
+    @Override
+    public double input(final Case c, final long index) {
+        return Pattern.input(c.op(), c.type(), c.world(), c.rank(), index, c.seed());
+    }
+
+    @Override
+    public long checkedElements(final Case c) {
+        return c.layout().count();
+    }
+
+    @Override
+    public double expected(final Case c, final long index) {
+        final long global = c.rank() * c.layout().count() + index;
+        return Pattern.reduced(c.op(), c.type(), c.world(), global, c.seed());
+    }
+
+    @Override
+    public void run(final Communicator comm, final CommBuffer send, final CommBuffer recv, final Case c) {
+        comm.reduceScatter(send, recv, c.layout().count(), c.type(), c.op());
+    }
+}

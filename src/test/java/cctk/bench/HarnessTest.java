@@ -1,0 +1,142 @@
+package cctk.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import cctk.CctkException;
+import cctk.ExitCode;
+import cctk.bench.fixture.MemoryStore;
+import cctk.bench.fixture.ThreadCommunicator;
+import cctk.coll.CollectiveType;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import cctk.spec.Benchmark;
+import cctk.spec.JobSpec;
+import cctk.spec.MessageSize;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Timeout(120)
+class HarnessTest {
+
+    @TempDir
+    Path dir;
+
+    static Benchmark bench(final List<CollectiveType> colls, final List<DType> types, final List<ReduceOp> ops,
+                           final List<MessageSize> sizes, final int checkIters, final Benchmark.InPlace inPlace) {
+        return new Benchmark(List.of("threads"), List.of(1), colls, sizes, types, ops, 1, 2, checkIters, inPlace,
+            0, new Benchmark.Imbalance(2.0, null), 30);
+    }
+
+    static JobSpec spec(final Benchmark b) {
+        return new JobSpec(null, null, null, null, Map.of(), Map.of(), b);
+    }
+
+    /** Runs the harness on W threads; returns the exit codes in rank order. */
+    MemoryStore store;
+
+    List<ExitCode> run(final int world, final ThreadCommunicator.Shared shared, final Benchmark b,
+                       final StringWriter progress) {
+        store = new MemoryStore(world, 20_000);
+        return ThreadCommunicator.run(world, shared, comm -> {
+            final RunContext ctx = new RunContext("0.1.0-test", Path.of("configs/t.yaml"), "job7",
+                "host-" + comm.rank() + " pid 1", dir, Map.of("NCCL_DEBUG", "WARN"));
+            return new Harness(comm, store, spec(b), ctx, new PrintWriter(progress)).run();
+        });
+    }
+
+    static List<String[]> csv(final Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            final Path f = s.filter(p -> p.toString().endsWith(".csv")).findFirst().orElseThrow();
+            return Files.readAllLines(f).stream().skip(1).map(l -> l.split(",", -1)).toList();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void everyCollectiveTypeAndOperatorChecksOutExactly(final int world) throws IOException {
+        final Benchmark b = bench(Arrays.asList(CollectiveType.values()), Arrays.asList(DType.values()),
+            Arrays.asList(ReduceOp.values()), List.of(new MessageSize(1000, false), new MessageSize(96, true)), 2,
+            Benchmark.InPlace.BOTH);
+        final StringWriter progress = new StringWriter();
+        assertThat(run(world, ThreadCommunicator.shared(world), b, progress)).containsOnly(ExitCode.OK);
+        final List<String[]> rows = csv(dir);
+        // per type and size: 3 reducing x 5 ops + 5 others = 20 rows x 2 layouts; barrier once
+        assertThat(rows).hasSize(8 * 2 * 20 * 2 + 1);
+        final List<String[]> measured = rows.stream().filter(r -> r[17].isEmpty() && !r[2].equals("barrier"))
+            .toList();
+        assertThat(measured).allSatisfy(r -> assertThat(r[16]).as(String.join(",", r)).isEqualTo("0"));
+        // only alltoallv in-place (and sizes that round to nothing) are skipped
+        assertThat(rows).filteredOn(r -> !r[17].isEmpty())
+            .allSatisfy(r -> assertThat(r[2] + r[8] + r[17]).matches("alltoallvtrue.*|.*rounds down to 0.*"));
+        assertThat(measured.size()).isGreaterThan(500);
+        assertThat(progress.toString()).contains("all_reduce float32 sum 1000 B (1/", "barrier (321/321)");
+    }
+
+    @Test
+    void oneFlippedElementIsCountedAndFailsTheRun() throws IOException {
+        final ThreadCommunicator.Shared shared = ThreadCommunicator.shared(3);
+        shared.corruptRank = 1;
+        final Benchmark b = bench(List.of(CollectiveType.ALL_REDUCE, CollectiveType.ALL_GATHER),
+            List.of(DType.FLOAT32), List.of(ReduceOp.SUM), List.of(new MessageSize(4096, false)), 1,
+            Benchmark.InPlace.OUT_OF_PLACE);
+        assertThat(run(3, shared, b, new StringWriter())).containsOnly(ExitCode.FAILED);
+        final List<String[]> rows = csv(dir);
+        assertThat(rows).extracting(r -> r[2] + "=" + r[16]).containsExactly("all_reduce=0", "all_gather=1");
+        assertThat(store.keys()).isNotEmpty().allSatisfy(k -> assertThat(k).startsWith("bench/job7/threads/w3/"));
+    }
+
+    @Test
+    void aSizeThatDoesNotFitIsSkippedAndTheSweepGoesOn() throws IOException {
+        final ThreadCommunicator.Shared shared = ThreadCommunicator.shared(2);
+        shared.maxAllocBytes = 64 * 1024;
+        shared.limitedRank = 1;
+        final Benchmark b = bench(List.of(CollectiveType.ALL_REDUCE), List.of(DType.INT32), List.of(ReduceOp.MAX),
+            List.of(new MessageSize(1024, false), new MessageSize(1 << 20, false), new MessageSize(2048, false)), 1,
+            Benchmark.InPlace.BOTH);
+        assertThat(run(2, shared, b, new StringWriter())).containsOnly(ExitCode.OK);
+        final List<String[]> rows = csv(dir);
+        assertThat(rows).extracting(r -> r[6] + ":" + (r[17].isEmpty() ? r[16] : "skipped"))
+            .containsExactly("1024:0", "1024:0", "1048576:skipped", "1048576:skipped", "2048:0", "2048:0");
+        assertThat(rows.get(2)[17]).startsWith("rank 1: cannot allocate 1048576 bytes");
+    }
+
+    @Test
+    void aFailureMidSweepStillLeavesEverythingMeasured() throws IOException {
+        final ThreadCommunicator.Shared shared = ThreadCommunicator.shared(2);
+        shared.crashRank = 0;
+        shared.crashAtCall = 12;
+        final Benchmark b = bench(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT64),
+            List.of(ReduceOp.SUM), List.of(new MessageSize(64, false), new MessageSize(128, false),
+                new MessageSize(256, false), new MessageSize(512, false)), 1, Benchmark.InPlace.OUT_OF_PLACE);
+        assertThatThrownBy(() -> run(2, shared, b, new StringWriter())).isInstanceOf(CctkException.class);
+        final List<String[]> rows = csv(dir);
+        assertThat(rows).extracting(r -> r[6]).containsExactly("64", "128");
+        try (Stream<Path> s = Files.list(dir)) {
+            final Path json = s.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+            assertThat(Files.readString(json)).contains("\"status\": \"INCOMPLETE\"", "simulated");
+        }
+    }
+
+    @Test
+    void iterationStatsTakeTheSlowestRank() {
+        final IterationStats s = IterationStats.of(List.of(new double[] {1, 2, 3, 10}, new double[] {4, 1, 1, 1}));
+        assertThat(s.timeUs()).isEqualTo(4.0);
+        assertThat(s.minUs()).isEqualTo(2.0);
+        assertThat(s.p50Us()).isEqualTo(3.0);
+        assertThat(s.p99Us()).isEqualTo(10.0);
+        assertThat(s.cvPct()).isCloseTo(100 * Math.sqrt(38.75 / 3) / 4.75, org.assertj.core.api.Assertions.within(1e-9));
+    }
+}
