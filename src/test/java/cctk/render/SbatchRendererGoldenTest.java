@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import cctk.spec.JobSpec;
+import cctk.spec.SpecParser;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,5 +69,29 @@ class SbatchRendererGoldenTest {
                         + "/work/cctk/jobs/" + name + "/20250102-030405/spec.yaml")
                 .contains("#SBATCH --output=/work/cctk/jobs/" + name + "/20250102-030405/slurm-%j.out")
                 .contains("mkdir -p -- /work/cctk/results/" + name);
+    }
+
+    static Stream<String> configs() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("configs"))) {
+            return files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".yaml"))
+                    .map(f -> f.substring(0, f.length() - ".yaml".length())).sorted().toList().stream();
+        }
+    }
+
+    /** Every shipped config renders to its golden file (the frozen spec itself is checked in cctk.spec). */
+    @ParameterizedTest
+    @MethodSource("configs")
+    void everyConfigMatchesItsGoldenFile(final String name) throws Exception {
+        final JobSpec spec = SpecParser.parse(Path.of("configs", name + ".yaml"));
+        final String script = new SbatchRenderer("test", s -> "frozen\n")
+                .render(spec, Path.of("jobs", name, "20250102-030405"), BASE, WHEN).script();
+        final Path golden = GOLDEN_DIR.resolve("configs").resolve(name + ".sbatch");
+        if (Boolean.getBoolean("golden.update")) {
+            Files.createDirectories(golden.getParent());
+            Files.writeString(golden, script, StandardCharsets.UTF_8);
+        }
+        assertThat(golden).as("golden file; create it with -Dgolden.update=true").exists();
+        assertThat(script).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
+        assertThat(Bash.syntaxErrors(script, tmp)).isEmpty();
     }
 }
