@@ -91,7 +91,8 @@ public record RankIdentity(int rank, int worldSize, int localRank, int nodeIndex
 
     /** A port in [20000, 32768) from job and step id, so jobs sharing a node and steps of one job differ. */
     public static int derivedPort(final long jobId, final int stepId) {
-        final long slot = jobId * RankConfiguration.DERIVED_PORT_STEPS + (stepId % RankConfiguration.DERIVED_PORT_STEPS);
+        final int steps = RankConfiguration.DERIVED_PORT_STEPS;
+        final long slot = jobId * steps + stepId % steps;
         return RankConfiguration.DERIVED_PORT_BASE + (int) Math.floorMod(slot, RankConfiguration.DERIVED_PORT_SPAN);
     }
 
