@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code cctk rank}: what every task of a job runs. */
-@Command(name = "rank",
+@Command(name = "rank", mixinStandardHelpOptions = true,
         description = {"Runs one rank of a job: finds out which rank it is (from Slurm's SLURM_* variables, else "
             + "torchrun's RANK/WORLD_SIZE/MASTER_ADDR, else Open MPI's), meets the other ranks at rank 0's "
             + "rendezvous store (MASTER_ADDR/MASTER_PORT, else the first node and a port derived from the job and "

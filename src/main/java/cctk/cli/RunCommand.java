@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code cctk run}: the ranks of a spec as processes on this machine. */
-@Command(name = "run",
+@Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Runs a job on this machine without Slurm: for each world size in the spec's "
             + "benchmark.tasks it starts that many 'cctk rank' processes, which meet over 127.0.0.1, prints their "
             + "output prefixed with [rank N], and exits with the worst exit code of the ranks.",

@@ -49,9 +49,10 @@ public final class RankMain {
     /** Who am I: prints the identity, joins the store and passes one barrier with every rank. */
     public ExitCode whoAmI(final Duration timeout) {
         final RankIdentity id = RankIdentity.fromEnvironment(env);
+        final byte[] secret = Rendezvous.secret(env);
         out.println(id.describe());
         out.flush();
-        try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), timeout, this::note)) {
+        try (Rendezvous store = Rendezvous.join(id, secret, timeout, this::note)) {
             store.barrier("whoami");
             out.println("rank " + id.rank() + ": all " + id.worldSize() + " ranks met at "
                     + id.rendezvousHost() + ":" + id.rendezvousPort());
