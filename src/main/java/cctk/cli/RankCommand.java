@@ -1,13 +1,47 @@
 package cctk.cli;
 
+import cctk.ExitCode;
+import cctk.rank.RankMain;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until its issue lands. */
-@Command(name = "rank", description = "Not implemented yet.")
+/** {@code cctk rank}: what every task of a job runs. */
+@Command(name = "rank", mixinStandardHelpOptions = true,
+        description = {"Runs one rank of a job: finds out which rank it is (from Slurm's SLURM_* variables, else "
+            + "torchrun's RANK/WORLD_SIZE/MASTER_ADDR, else Open MPI's), meets the other ranks at rank 0's "
+            + "rendezvous store (MASTER_ADDR/MASTER_PORT, else the first node and a port derived from the job and "
+            + "step id; CCTK_SECRET must be the same on every rank), then runs the spec's benchmark on each backend.",
+            "Without --spec it only says who it is and waits at one barrier for every rank.",
+            "Started by srun in the rendered sbatch script, or by 'cctk run'; rarely by hand."})
 final class RankCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--spec", paramLabel = "FILE", description = "The (frozen) job spec to run.")
+    Path specFile;
+
+    @Option(names = "--backend", paramLabel = "B", description = "Run only this backend of the spec (tcp, nccl).")
+    String backend;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "Who-am-I mode: how long to wait for the other ranks (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
     @Override
     public Integer call() {
-        throw cctk.CctkException.usage("'cctk rank' is not implemented yet");
+        final PrintWriter out = spec.commandLine().getOut();
+        final RankMain main = new RankMain(System.getenv(), out, spec.commandLine().getErr());
+        final ExitCode code = specFile == null
+                ? main.whoAmI(Duration.ofSeconds(timeoutSeconds))
+                : main.run(specFile, backend, RankMain.NOT_WIRED);
+        out.flush();
+        return code.code();
     }
 }

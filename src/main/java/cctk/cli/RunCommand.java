@@ -1,13 +1,100 @@
 package cctk.cli;
 
+import cctk.CctkException;
+import cctk.launch.LocalLauncher;
+import cctk.launch.LocalSpecs;
+import cctk.spec.JobSpec;
+import cctk.spec.SpecParser;
+import cctk.spec.SpecWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until its issue lands. */
-@Command(name = "run", description = "Not implemented yet.")
+/** {@code cctk run}: the ranks of a spec as processes on this machine. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Runs a job on this machine without Slurm: for each world size in the spec's "
+            + "benchmark.tasks it starts that many 'cctk rank' processes, which meet over 127.0.0.1, prints their "
+            + "output prefixed with [rank N], and exits with the worst exit code of the ranks.",
+            "Without SPEC, a spec is built from the flags (backend tcp unless --backend)."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  cctk run configs/local.yaml", "  cctk run --nproc 2,4 --collectives all_reduce --sizes 1KiB,1MiB"})
 final class RunCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "0..1", paramLabel = "SPEC", description = "The job spec (configs/*.yaml).")
+    Path specFile;
+
+    @Option(names = "--nproc", split = ",", paramLabel = "N", description = "World sizes to run, without SPEC "
+            + "(default: 2).")
+    List<Integer> nproc = new ArrayList<>();
+
+    @Option(names = "--backend", paramLabel = "B", description = "Backend: with SPEC, only this one of the spec's;"
+            + " without, the one to run (default: tcp).")
+    String backend;
+
+    @Option(names = "--collectives", split = ",", paramLabel = "C", description = "Without SPEC: collectives "
+            + "(all_reduce, all_gather, reduce_scatter, broadcast, alltoall, ...).")
+    List<String> collectives = new ArrayList<>();
+
+    @Option(names = "--sizes", split = ",", paramLabel = "S", description = "Without SPEC: message sizes "
+            + "(4MiB, 512KiB, or a number of elements).")
+    List<String> sizes = new ArrayList<>();
+
+    @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "10", description = "After a rank fails, how"
+            + " long the others get to end on their own before they are stopped (default: ${DEFAULT-VALUE}).")
+    int graceSeconds;
+
     @Override
     public Integer call() {
-        throw cctk.CctkException.usage("'cctk run' is not implemented yet");
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final JobSpec job;
+        final Path file;
+        if (specFile != null) {
+            if (!nproc.isEmpty() || !collectives.isEmpty() || !sizes.isEmpty()) {
+                throw CctkException.usage("--nproc, --collectives and --sizes build a spec; with SPEC, edit the spec.");
+            }
+            job = SpecParser.parse(specFile);
+            file = specFile.toAbsolutePath();
+        } else {
+            job = LocalSpecs.fromFlags(nproc.isEmpty() ? List.of(2) : nproc, backend == null ? "tcp" : backend,
+                    collectives, sizes);
+            file = frozen(job);
+        }
+        final LocalLauncher launcher = new LocalLauncher(out, err, Duration.ofSeconds(graceSeconds));
+        int worst = 0;
+        for (final int world : job.benchmark().taskCounts()) {
+            out.println("cctk run: " + world + " rank(s) of " + file);
+            out.flush();
+            final List<String> args = new ArrayList<>(List.of("rank", "--spec", file.toString()));
+            if (backend != null && specFile != null) {
+                args.addAll(List.of("--backend", backend));
+            }
+            worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(args)));
+        }
+        return worst;
+    }
+
+    private static Path frozen(final JobSpec job) {
+        try {
+            final Path f = Files.createTempFile("cctk-run-", ".yaml");
+            Files.writeString(f, SpecWriter.toYaml(job));
+            f.toFile().deleteOnExit();
+            return f;
+        } catch (final IOException e) {
+            throw CctkException.environment("cannot write the spec built from the flags: " + e.getMessage(), e);
+        }
     }
 }

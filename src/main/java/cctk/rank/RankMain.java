@@ -1,0 +1,113 @@
+package cctk.rank;
+
+import cctk.CctkException;
+import cctk.ExitCode;
+import cctk.bench.RunContext;
+import cctk.comm.Store;
+import cctk.spec.JobSpec;
+import cctk.spec.SpecParser;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What every task runs: who am I, meet the others, then each backend of the spec through the harness. The
+ * backend and harness are reached through {@link BackendRun} so this flow compiles before they exist.
+ * <b>Note:</b> one call per process.
+ */
+public final class RankMain {
+
+    /**
+     * Runs the benchmark on one backend. The lead wires it as:
+     * {@code (backend, id, store, spec, ctx) -> { try (Communicator c = TcpCommunicator.connect(id.rank(),
+     * id.worldSize(), store, spec.resources().nics(), id.nodes().size() > 1, timeout)) {
+     * return new Harness(c, store, spec, ctx).run(); } }}.
+     */
+    @FunctionalInterface
+    public interface BackendRun {
+        ExitCode run(String backend, RankIdentity id, Store store, JobSpec spec, RunContext context);
+    }
+
+    /** Until the tcp backend and the harness are merged. */
+    public static final BackendRun NOT_WIRED = (backend, id, store, spec, context) -> {
+        throw new CctkException(ExitCode.INTERNAL, "backend '" + backend + "' is not wired into 'cctk rank' yet.");
+    };
+
+    private final Map<String, String> env;
+    private final PrintWriter out;
+    private final PrintWriter err;
+
+    public RankMain(final Map<String, String> env, final PrintWriter out, final PrintWriter err) {
+        this.env = env;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Who am I: prints the identity, joins the store and passes one barrier with every rank. */
+    public ExitCode whoAmI(final Duration timeout) {
+        final RankIdentity id = RankIdentity.fromEnvironment(env);
+        final byte[] secret = Rendezvous.secret(env);
+        out.println(id.describe());
+        out.flush();
+        try (Rendezvous store = Rendezvous.join(id, secret, timeout, this::note)) {
+            store.barrier("whoami");
+            out.println("rank " + id.rank() + ": all " + id.worldSize() + " ranks met at "
+                    + id.rendezvousHost() + ":" + id.rendezvousPort());
+        }
+        return ExitCode.OK;
+    }
+
+    /** The benchmark flow: the spec's backends (or only {@code onlyBackend}) at this step's world size. */
+    public ExitCode run(final Path specFile, final String onlyBackend, final BackendRun backends) {
+        final RankIdentity id = RankIdentity.fromEnvironment(env);
+        final JobSpec spec = SpecParser.parse(specFile);
+        final List<Integer> sizes = spec.benchmark().taskCounts();
+        if (!sizes.contains(id.worldSize())) {
+            throw CctkException.usage("this step has " + id.worldSize() + " ranks, but " + specFile + " runs with "
+                    + sizes + " (benchmark.tasks); start the step with one of those task counts.");
+        }
+        final List<String> names = onlyBackend == null ? spec.benchmark().backends() : List.of(onlyBackend);
+        if (onlyBackend != null && !spec.benchmark().backends().contains(onlyBackend)) {
+            throw CctkException.usage("--backend " + onlyBackend + " is not one of the spec's backends "
+                    + spec.benchmark().backends() + ".");
+        }
+        final Duration timeout = Duration.ofSeconds(spec.benchmark().timeoutSeconds());
+        ExitCode worst = ExitCode.OK;
+        try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), timeout, this::note)) {
+            if (id.rank() == 0) {
+                out.println(id.describe());
+            }
+            final RunContext context = context(id, spec, specFile);
+            for (final String backend : names) {
+                store.barrier("begin/" + backend);
+                final ExitCode code = backends.run(backend, id, store, spec, context);
+                worst = code.code() > worst.code() ? code : worst;
+            }
+            store.barrier("end");
+        }
+        return worst;
+    }
+
+    private RunContext context(final RankIdentity id, final JobSpec spec, final Path specFile) {
+        final String host = Rendezvous.localHostName();
+        final String line = "rank " + id.rank() + " host " + host + " pid " + ProcessHandle.current().pid()
+                + " local " + id.localRank();
+        final Map<String, String> shown = new TreeMap<>();
+        env.forEach((k, v) -> {
+            if ((k.startsWith("NCCL_") || k.startsWith("CCTK_")) && !k.equals(RankConfiguration.CCTK_SECRET_PROP)) {
+                shown.put(k, v);
+            }
+        });
+        final String version = RankMain.class.getPackage().getImplementationVersion();
+        return new RunContext(version == null ? "dev" : version, specFile, id.jobId(), line,
+                Path.of(spec.job().outputDir()), shown);
+    }
+
+    private void note(final String line) {
+        err.println(line);
+        err.flush();
+    }
+}

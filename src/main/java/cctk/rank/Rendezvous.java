@@ -1,0 +1,138 @@
+package cctk.rank;
+
+import cctk.CctkException;
+import cctk.comm.Store;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * How the ranks of a job meet: rank 0 serves the store on the rendezvous port, every rank (rank 0 too, over
+ * loopback) joins it as a client. Closing on rank 0 waits a little for the others to leave first.
+ * <b>Note:</b> threadsafe, as {@link Store}.
+ */
+public final class Rendezvous implements Store {
+
+    private final StoreServer server;
+    private final StoreClient client;
+    private final Duration grace;
+
+    private Rendezvous(final StoreServer server, final StoreClient client, final Duration grace) {
+        this.server = server;
+        this.client = client;
+        this.grace = grace;
+    }
+
+    /**
+     * Joins the job's store as {@code id}; on rank 0 starts it first. Every wait is bounded by {@code timeout};
+     * {@code log} receives rank 0's notes (refused strangers, failures).
+     */
+    public static Rendezvous join(final RankIdentity id, final byte[] secret, final Duration timeout,
+                                  final Consumer<String> log) {
+        final String myHost = localHostName();
+        StoreServer server = null;
+        String host = id.rendezvousHost();
+        if (id.rank() == 0) {
+            checkLocal(id, myHost);
+            server = StoreServer.start(id.rendezvousHost(), id.rendezvousPort(), id.worldSize(), secret, timeout, log);
+            host = InetAddress.getLoopbackAddress().getHostAddress();
+        }
+        try {
+            final StoreClient client = StoreClient.connect(host, id.rendezvousPort(), id.rank(), id.worldSize(),
+                    myHost, secret, timeout);
+            return new Rendezvous(server, client, timeout);
+        } catch (final RuntimeException e) {
+            if (server != null) {
+                server.close();
+            }
+            throw e;
+        }
+    }
+
+    /** The job secret from {@code CCTK_SECRET}; throws CctkException(ENVIRONMENT) when it is missing. */
+    public static byte[] secret(final Map<String, String> env) {
+        final String s = RankConfiguration.optional(env, RankConfiguration.CCTK_SECRET_PROP);
+        if (s == null) {
+            throw CctkException.environment(RankConfiguration.CCTK_SECRET_PROP + " is not set. Ranks prove they"
+                    + " belong to the job with it; 'cctk run' and the sbatch scripts cctk renders export a random"
+                    + " one. Under another launcher export the same random value to every rank.");
+        }
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Called once when the store fails (a rank died, a deadline passed, rank 0 went away). */
+    public void onFailure(final Consumer<String> listener) {
+        client.onFailure(listener);
+    }
+
+    @Override
+    public void set(final String key, final byte[] value) {
+        client.set(key, value);
+    }
+
+    @Override
+    public byte[] get(final String key) {
+        return client.get(key);
+    }
+
+    @Override
+    public void barrier(final String name) {
+        client.barrier(name);
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        if (server != null) {
+            try {
+                server.awaitDeparture(grace);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    /** This host's name for messages: Slurm's node name when set, else the kernel's. */
+    static String localHostName() {
+        final String slurm = System.getenv("SLURMD_NODENAME");
+        if (slurm != null && !slurm.isBlank()) {
+            return slurm;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (final UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    /** Rank 0 must run where the others will look for it (srun without -m block may place it elsewhere). */
+    private static void checkLocal(final RankIdentity id, final String myHost) {
+        final InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(id.rendezvousHost());
+        } catch (final UnknownHostException e) {
+            throw CctkException.environment("rank 0 cannot resolve the rendezvous host '" + id.rendezvousHost()
+                    + "'; set " + RankConfiguration.MASTER_ADDR_PROP + " to an address of rank 0's node.", e);
+        }
+        for (final InetAddress a : addresses) {
+            try {
+                if (a.isLoopbackAddress() || a.isAnyLocalAddress() || NetworkInterface.getByInetAddress(a) != null) {
+                    return;
+                }
+            } catch (final SocketException e) {
+                // try the next address
+            }
+        }
+        throw CctkException.environment("rank 0 runs on " + myHost + ", but the rendezvous host '"
+                + id.rendezvousHost() + "' is not an address of this machine, so the other ranks would look for"
+                + " rank 0 elsewhere. Start the step with srun --distribution=block, or set "
+                + RankConfiguration.MASTER_ADDR_PROP + " to rank 0's node.");
+    }
+}

@@ -1,0 +1,390 @@
+package cctk.rank;
+
+import cctk.CctkException;
+import cctk.rank.StoreFrame.Type;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Rank 0's side of the rendezvous store: a small TCP key-value server with waits and barriers. Every wait has
+ * the deadline given at start; a rank that does not join, does not arrive or disconnects without saying goodbye
+ * fails every pending and later request with a message naming it, and the failure is pushed to every rank.
+ * It listens on all addresses: the name in the node list may resolve to a different interface on other nodes
+ * than here, and the join proof, not the address, keeps strangers out.
+ * <b>Note:</b> threadsafe; one thread per connection, state guarded by the server's monitor.
+ */
+public final class StoreServer implements AutoCloseable {
+
+    private final ServerSocket socket;
+    private final int worldSize;
+    private final JoinProof proof;
+    private final Duration timeout;
+    private final Consumer<String> log;
+    private final ScheduledExecutorService deadlines;
+    private final StoreConnection[] members;
+    private final boolean[] departed;
+    private final Map<String, byte[]> values = new HashMap<>();
+    private final Map<String, List<Waiter>> gets = new HashMap<>();
+    private final Map<String, Barrier> barriers = new HashMap<>();
+    private String failure;
+    private boolean closing;
+
+    /** A request waiting for a key or a barrier. */
+    private record Waiter(StoreConnection connection, int requestId) {
+    }
+
+    /** Ranks that reached a barrier, and their requests. */
+    private static final class Barrier {
+        final TreeSet<Integer> arrived = new TreeSet<>();
+        final List<Waiter> waiters = new ArrayList<>();
+        ScheduledFuture<?> deadline;
+    }
+
+    private StoreServer(final ServerSocket socket, final int worldSize, final byte[] secret, final Duration timeout,
+                        final Consumer<String> log) {
+        this.socket = socket;
+        this.worldSize = worldSize;
+        this.proof = new JoinProof(secret);
+        this.timeout = timeout;
+        this.log = log;
+        this.members = new StoreConnection[worldSize];
+        this.departed = new boolean[worldSize];
+        this.deadlines = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "cctk-store-deadlines"));
+    }
+
+    /**
+     * Listens on {@code port} of every address and serves {@code worldSize} ranks; {@code hostLabel} names this
+     * host in errors; {@code log} gets refused strangers (rank 0's stderr).
+     */
+    public static StoreServer start(final String hostLabel, final int port, final int worldSize, final byte[] secret,
+                                    final Duration timeout, final Consumer<String> log) {
+        final ServerSocket s;
+        try {
+            s = new ServerSocket();
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(port), Math.max(50, worldSize * 2));
+        } catch (final BindException e) {
+            throw CctkException.environment("port " + port + " on " + hostLabel + " is in use: another job? set "
+                    + RankConfiguration.MASTER_PORT_PROP + " to a free port.", e);
+        } catch (final IOException e) {
+            throw CctkException.environment("cannot listen on port " + port + " on " + hostLabel + ": "
+                    + e.getMessage(), e);
+        }
+        final StoreServer server = new StoreServer(s, worldSize, secret, timeout, log);
+        daemon(server::acceptLoop, "cctk-store-accept").start();
+        server.deadlines.schedule(server::joinDeadline, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        return server;
+    }
+
+    /** The port it listens on (useful when started on port 0). */
+    public int port() {
+        return socket.getLocalPort();
+    }
+
+    /** The failure that ended the store, or null while it is healthy. */
+    public synchronized String failure() {
+        return failure;
+    }
+
+    /** Waits up to {@code grace} for every joined rank to leave, so closing does not look like a crash to them. */
+    public synchronized void awaitDeparture(final Duration grace) throws InterruptedException {
+        final long end = System.nanoTime() + grace.toNanos();
+        while (failure == null && !allDeparted()) {
+            final long left = end - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+    }
+
+    @Override
+    public void close() {
+        final List<StoreConnection> open = new ArrayList<>();
+        synchronized (this) {
+            closing = true;
+            for (final StoreConnection c : members) {
+                if (c != null) {
+                    open.add(c);
+                }
+            }
+        }
+        deadlines.shutdownNow();
+        try {
+            socket.close();
+        } catch (final IOException e) {
+            // closing anyway
+        }
+        open.forEach(StoreConnection::close);
+    }
+
+    private void acceptLoop() {
+        while (!socket.isClosed()) {
+            try {
+                final Socket peer = socket.accept();
+                daemon(() -> serve(peer), "cctk-store-peer").start();
+            } catch (final IOException e) {
+                if (!socket.isClosed()) {
+                    log.accept("cctk store: accept failed: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void serve(final Socket peer) {
+        final String address = peer.getRemoteSocketAddress().toString();
+        final StoreConnection c;
+        try {
+            peer.setTcpNoDelay(true);
+            peer.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+            c = handshake(peer, address);
+            peer.setSoTimeout(0);
+        } catch (final IOException e) {
+            log.accept("cctk store: refused a connection from " + address + ": " + e.getMessage());
+            closeQuietly(peer);
+            return;
+        }
+        if (c == null) {
+            closeQuietly(peer);
+            return;
+        }
+        try {
+            while (true) {
+                final StoreFrame f = StoreFrame.readFrom(c.in, StoreFrame.MAX_LENGTH);
+                if (f.type() == Type.BYE) {
+                    depart(c);
+                    return;
+                }
+                handle(c, f);
+            }
+        } catch (final IOException e) {
+            disconnected(c);
+        } finally {
+            c.close();
+        }
+    }
+
+    /** The joined connection, or null when refused (after telling the peer and logging). */
+    private StoreConnection handshake(final Socket peer, final String address) throws IOException {
+        final DataInputStream in = new DataInputStream(new BufferedInputStream(peer.getInputStream()));
+        final DataOutputStream out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream()));
+        final byte[] nonce = JoinProof.nonce();
+        new StoreFrame.Builder().putBytes(nonce).frame(Type.CHALLENGE, 0).writeTo(out);
+        final StoreFrame join = StoreFrame.readFrom(in, StoreFrame.MAX_HANDSHAKE_LENGTH);
+        if (join.type() != Type.JOIN) {
+            throw new IOException("it did not speak the cctk store protocol");
+        }
+        final StoreFrame.Fields f = join.fields();
+        final int rank = f.getInt();
+        final int world = f.getInt();
+        final String host = f.getString();
+        final byte[] mac = f.getBytes();
+        final byte[] clientNonce = f.getBytes();
+        if (!JoinProof.same(mac, proof.rankProof(nonce, rank, world))) {
+            return refuse(out, address, "it does not know this job's secret (" + RankConfiguration.CCTK_SECRET_PROP
+                    + "): a process of another job, or a stranger");
+        }
+        if (world != worldSize || rank < 0 || rank >= worldSize) {
+            return refuse(out, address, "rank " + rank + " of " + world + " does not fit this world of " + worldSize);
+        }
+        final StoreConnection c = new StoreConnection(peer, in, out, rank, host);
+        synchronized (this) {
+            if (members[rank] != null) {
+                return refuse(out, address, "rank " + rank + " already joined from " + members[rank].host);
+            }
+            members[rank] = c;
+        }
+        new StoreFrame.Builder().putBytes(proof.serverProof(clientNonce)).frame(Type.WELCOME, 0).writeTo(out);
+        synchronized (this) {
+            if (failure != null) {
+                c.send(Type.FAIL, 0, failure);
+            }
+        }
+        return c;
+    }
+
+    private StoreConnection refuse(final DataOutputStream out, final String address, final String why)
+            throws IOException {
+        log.accept("cctk store: refused " + address + ": " + why + ".");
+        new StoreFrame.Builder().putString(why).frame(Type.REFUSED, 0).writeTo(out);
+        return null;
+    }
+
+    private synchronized void handle(final StoreConnection c, final StoreFrame f) throws IOException {
+        if (failure != null) {
+            c.send(Type.FAIL, f.requestId(), failure);
+            return;
+        }
+        final StoreFrame.Fields fields = f.fields();
+        switch (f.type()) {
+            case SET -> {
+                final String key = fields.getString();
+                final byte[] value = fields.getBytes();
+                values.put(key, value);
+                c.send(new StoreFrame.Builder().frame(Type.OK, f.requestId()));
+                final List<Waiter> ws = gets.remove(key);
+                if (ws != null) {
+                    for (final Waiter w : ws) {
+                        w.connection().send(new StoreFrame.Builder().putBytes(value).frame(Type.VALUE, w.requestId()));
+                    }
+                }
+            }
+            case GET -> get(c, f.requestId(), fields.getString());
+            case BARRIER -> barrier(c, f.requestId(), fields.getString());
+            default -> throw new IOException("unexpected " + f.type() + " frame from rank " + c.rank);
+        }
+    }
+
+    private void get(final StoreConnection c, final int id, final String key) {
+        final byte[] v = values.get(key);
+        if (v != null) {
+            c.send(new StoreFrame.Builder().putBytes(v).frame(Type.VALUE, id));
+            return;
+        }
+        final Waiter w = new Waiter(c, id);
+        gets.computeIfAbsent(key, k -> new ArrayList<>()).add(w);
+        deadlines.schedule(() -> getDeadline(key, w), timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void getDeadline(final String key, final Waiter w) {
+        final List<Waiter> ws = gets.get(key);
+        if (ws != null && ws.remove(w)) {
+            w.connection().send(Type.FAIL, w.requestId(), "rank " + w.connection().rank + " waited for key '" + key
+                    + "' but no rank set it within " + seconds() + ".");
+        }
+    }
+
+    private void barrier(final StoreConnection c, final int id, final String name) {
+        final Barrier b = barriers.computeIfAbsent(name, n -> new Barrier());
+        b.arrived.add(c.rank);
+        b.waiters.add(new Waiter(c, id));
+        if (b.arrived.size() == worldSize) {
+            barriers.remove(name);
+            if (b.deadline != null) {
+                b.deadline.cancel(false);
+            }
+            for (final Waiter w : b.waiters) {
+                w.connection().send(new StoreFrame.Builder().frame(Type.OK, w.requestId()));
+            }
+        } else if (b.deadline == null) {
+            b.deadline = deadlines.schedule(() -> barrierDeadline(name, b), timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private synchronized void barrierDeadline(final String name, final Barrier b) {
+        if (barriers.get(name) == b) {
+            final List<Integer> missing = new ArrayList<>();
+            for (int r = 0; r < worldSize; r++) {
+                if (!b.arrived.contains(r)) {
+                    missing.add(r);
+                }
+            }
+            fail(ranks(missing) + " did not reach barrier '" + name + "' within " + seconds() + ".");
+        }
+    }
+
+    private synchronized void joinDeadline() {
+        final List<Integer> missing = new ArrayList<>();
+        for (int r = 0; r < worldSize; r++) {
+            if (members[r] == null && !departed[r]) {
+                missing.add(r);
+            }
+        }
+        if (!missing.isEmpty()) {
+            fail(ranks(missing) + " did not join within " + seconds() + " (rendezvous on port " + port() + ").");
+        }
+    }
+
+    private synchronized void depart(final StoreConnection c) {
+        departed[c.rank] = true;
+        notifyAll();
+    }
+
+    private synchronized void disconnected(final StoreConnection c) {
+        if (!closing && !departed[c.rank]) {
+            fail("rank " + c.rank + " (host " + c.host + ") disconnected from the rendezvous store: it exited or "
+                    + "crashed.");
+        }
+        departed[c.rank] = true;
+        notifyAll();
+    }
+
+    /** Fails every pending and later request with {@code why}, and pushes it to every rank. */
+    private synchronized void fail(final String why) {
+        if (failure != null || closing) {
+            return;
+        }
+        failure = why;
+        log.accept("cctk store: " + why);
+        for (final List<Waiter> ws : gets.values()) {
+            ws.forEach(w -> w.connection().send(Type.FAIL, w.requestId(), why));
+        }
+        gets.clear();
+        for (final Barrier b : barriers.values()) {
+            b.waiters.forEach(w -> w.connection().send(Type.FAIL, w.requestId(), why));
+        }
+        barriers.clear();
+        for (int r = 0; r < worldSize; r++) {
+            if (members[r] != null && !departed[r]) {
+                members[r].send(Type.FAIL, 0, why);
+            }
+        }
+        notifyAll();
+    }
+
+    private boolean allDeparted() {
+        for (int r = 0; r < worldSize; r++) {
+            if (members[r] != null && !departed[r]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private String seconds() {
+        return timeout.toSeconds() + " s";
+    }
+
+    static String ranks(final List<Integer> ranks) {
+        if (ranks.size() == 1) {
+            return "rank " + ranks.get(0);
+        }
+        final StringBuilder s = new StringBuilder("ranks ");
+        for (int i = 0; i < ranks.size() && i < 16; i++) {
+            s.append(i == 0 ? "" : ", ").append(ranks.get(i));
+        }
+        return ranks.size() > 16 ? s + " and " + (ranks.size() - 16) + " more" : s.toString();
+    }
+
+    private static Thread daemon(final Runnable r, final String name) {
+        final Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private static void closeQuietly(final Socket s) {
+        try {
+            s.close();
+        } catch (final IOException e) {
+            // nothing to add
+        }
+    }
+}

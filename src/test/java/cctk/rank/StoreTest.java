@@ -1,0 +1,202 @@
+package cctk.rank;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import cctk.CctkException;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The store over real loopback sockets, ranks as threads. */
+@Timeout(60)
+class StoreTest {
+
+    private static final byte[] SECRET = "s3cret-of-the-job".getBytes(StandardCharsets.UTF_8);
+    private final List<String> log = new CopyOnWriteArrayList<>();
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (final AutoCloseable c : open) {
+            c.close();
+        }
+        pool.shutdownNow();
+    }
+
+    private StoreServer server(final int world, final Duration timeout) {
+        final StoreServer s = StoreServer.start("localhost", 0, world, SECRET, timeout, log::add);
+        open.add(s);
+        return s;
+    }
+
+    private StoreClient client(final StoreServer s, final int rank, final int world, final Duration timeout) {
+        final StoreClient c = StoreClient.connect("127.0.0.1", s.port(), rank, world, "host" + rank, SECRET, timeout);
+        open.add(0, c);
+        return c;
+    }
+
+    @Test
+    void setGetAndBarrierAcrossRanks() throws Exception {
+        final StoreServer s = server(3, Duration.ofSeconds(20));
+        final List<Future<String>> results = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            final int rank = r;
+            results.add(pool.submit(() -> {
+                final StoreClient c = client(s, rank, 3, Duration.ofSeconds(20));
+                c.set("addr/" + rank, ("endpoint-" + rank).getBytes(StandardCharsets.UTF_8));
+                final String next = new String(c.get("addr/" + (rank + 1) % 3), StandardCharsets.UTF_8);
+                c.barrier("done");
+                c.barrier("done");
+                return next;
+            }));
+        }
+        for (int r = 0; r < 3; r++) {
+            assertThat(results.get(r).get(20, TimeUnit.SECONDS)).isEqualTo("endpoint-" + (r + 1) % 3);
+        }
+        assertThat(s.failure()).isNull();
+    }
+
+    @Test
+    void getWaitsForALaterSet() throws Exception {
+        final StoreServer s = server(2, Duration.ofSeconds(20));
+        final StoreClient a = client(s, 0, 2, Duration.ofSeconds(20));
+        final Future<byte[]> value = pool.submit(() -> a.get("uid"));
+        Thread.sleep(200);
+        assertThat(value).isNotDone();
+        client(s, 1, 2, Duration.ofSeconds(20)).set("uid", new byte[] {1, 2, 3});
+        assertThat(value.get(10, TimeUnit.SECONDS)).containsExactly(1, 2, 3);
+    }
+
+    @Test
+    void aRankThatNeverJoinsIsNamedByTheDeadline() {
+        final StoreServer s = server(3, Duration.ofSeconds(2));
+        final StoreClient a = client(s, 0, 3, Duration.ofSeconds(2));
+        client(s, 1, 3, Duration.ofSeconds(2));
+        final long start = System.nanoTime();
+        assertThatThrownBy(() -> a.barrier("start"))
+                .isInstanceOf(CctkException.class)
+                .hasMessageContaining("rank 2 did not join within 2 s");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(6));
+    }
+
+    @Test
+    void aRankThatDisconnectsFailsPendingAndLaterWaitsNamingIt() throws Exception {
+        final StoreServer s = server(3, Duration.ofSeconds(30));
+        final StoreClient a = client(s, 0, 3, Duration.ofSeconds(30));
+        final StoreClient b = client(s, 1, 3, Duration.ofSeconds(30));
+        final Socket raw = rawJoin(s.port(), 2, 3, SECRET);
+        final List<String> pushed = new CopyOnWriteArrayList<>();
+        b.onFailure(pushed::add);
+        final Future<?> waiting = pool.submit(() -> a.barrier("b"));
+        Thread.sleep(200);
+        raw.close();
+        assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
+                .hasMessageContaining("rank 2 (host stranger-host) disconnected");
+        assertThatThrownBy(() -> b.get("anything")).hasMessageContaining("rank 2 (host stranger-host) disconnected");
+        assertThat(pushed).singleElement().asString().contains("rank 2");
+    }
+
+    @Test
+    void clientsNoticeTheServerGoingAway() throws Exception {
+        final StoreServer s = server(2, Duration.ofSeconds(30));
+        final StoreClient b = client(s, 1, 2, Duration.ofSeconds(30));
+        final Future<?> waiting = pool.submit(() -> b.get("never"));
+        Thread.sleep(200);
+        s.close();
+        assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).hasMessageContaining("rank 0");
+    }
+
+    @Test
+    void aPeerWithoutTheSecretIsRefusedAndLogged() {
+        final StoreServer s = server(2, Duration.ofSeconds(10));
+        assertThatThrownBy(() -> StoreClient.connect("127.0.0.1", s.port(), 1, 2, "intruder",
+                "wrong".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(5)))
+                .isInstanceOf(CctkException.class)
+                .hasMessageContaining("refused rank 1")
+                .hasMessageContaining("secret");
+        assertThat(log).anySatisfy(l -> assertThat(l).contains("refused", "secret"));
+        // the real rank 1 can still join afterwards
+        client(s, 1, 2, Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aServerWithoutTheSecretIsNotTrusted() throws Exception {
+        try (ServerSocket fake = new ServerSocket(0)) {
+            pool.submit(() -> {
+                try (Socket peer = fake.accept()) {
+                    final DataOutputStream out = new DataOutputStream(peer.getOutputStream());
+                    new StoreFrame.Builder().putBytes(JoinProof.nonce()).frame(StoreFrame.Type.CHALLENGE, 0)
+                            .writeTo(out);
+                    StoreFrame.readFrom(new DataInputStream(peer.getInputStream()), 4096);
+                    new StoreFrame.Builder().putBytes(new byte[32]).frame(StoreFrame.Type.WELCOME, 0).writeTo(out);
+                    Thread.sleep(2000);
+                }
+                return null;
+            });
+            assertThatThrownBy(() -> StoreClient.connect("127.0.0.1", fake.getLocalPort(), 1, 2, "me", SECRET,
+                    Duration.ofSeconds(5))).hasMessageContaining("is not this job's rank 0");
+        }
+    }
+
+    @Test
+    void aPortInUseIsAClearError() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0)) {
+            assertThatThrownBy(() -> StoreServer.start("nodeA", taken.getLocalPort(), 2, SECRET,
+                    Duration.ofSeconds(5), log::add))
+                    .isInstanceOf(CctkException.class)
+                    .hasMessageContaining("port " + taken.getLocalPort() + " on nodeA is in use: another job? set"
+                            + " MASTER_PORT");
+        }
+    }
+
+    @Test
+    void clientsRetryWhileRankZeroStarts() throws Exception {
+        final int port;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        final Future<StoreClient> late = pool.submit(() -> StoreClient.connect("127.0.0.1", port, 1, 2, "h1", SECRET,
+                Duration.ofSeconds(15)));
+        Thread.sleep(700);
+        final StoreServer s = StoreServer.start("localhost", port, 2, SECRET, Duration.ofSeconds(15), log::add);
+        open.add(s);
+        final StoreClient b = late.get(10, TimeUnit.SECONDS);
+        open.add(0, b);
+        b.set("k", new byte[] {7});
+        assertThat(client(s, 0, 2, Duration.ofSeconds(5)).get("k")).containsExactly(7);
+    }
+
+    @Test
+    void aRankThatNeverConnectsTimesOutNamingTheServer() {
+        assertThatThrownBy(() -> StoreClient.connect("127.0.0.1", 1, 1, 2, "h", SECRET, Duration.ofSeconds(1)))
+                .hasMessageContaining("could not reach rank 0's store at 127.0.0.1:1 within 1 s");
+    }
+
+    /** Joins as {@code rank} by hand, to be closed abruptly like a killed process. */
+    static Socket rawJoin(final int port, final int rank, final int world, final byte[] secret) throws Exception {
+        final Socket s = new Socket("127.0.0.1", port);
+        final DataInputStream in = new DataInputStream(s.getInputStream());
+        final DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        final byte[] nonce = StoreFrame.readFrom(in, 4096).fields().getBytes();
+        new StoreFrame.Builder().putInt(rank).putInt(world).putString("stranger-host")
+                .putBytes(new JoinProof(secret).rankProof(nonce, rank, world)).putBytes(JoinProof.nonce())
+                .frame(StoreFrame.Type.JOIN, 0).writeTo(out);
+        assertThat(StoreFrame.readFrom(in, 4096).type()).isEqualTo(StoreFrame.Type.WELCOME);
+        return s;
+    }
+}
