@@ -10,12 +10,13 @@ import cctk.spec.Job;
 import cctk.spec.JobSpec;
 import cctk.spec.MessageSize;
 import cctk.spec.Resources;
+import cctk.spec.Sizes;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 
 /** A job spec for {@code cctk run} without a file: the local defaults, changed by flags. */
 public final class LocalSpecs {
@@ -40,7 +41,12 @@ public final class LocalSpecs {
         }
         final List<CollectiveType> colls = new ArrayList<>();
         for (final String c : collectives) {
-            colls.add(CollectiveType.bySpecName(c));
+            final CollectiveType type = CollectiveType.bySpecName(c);
+            if (type == null) {
+                throw CctkException.usage("--collectives: unknown collective '" + c + "'; known: "
+                        + Arrays.stream(CollectiveType.values()).map(CollectiveType::specName).toList() + ".");
+            }
+            colls.add(type);
         }
         final List<MessageSize> messageSizes = new ArrayList<>();
         for (final String s : sizes.isEmpty() ? DEFAULT_SIZES : sizes) {
@@ -59,26 +65,10 @@ public final class LocalSpecs {
 
     /** {@code 4MiB}, {@code 512KiB}, {@code 64B} count bytes; a bare number counts elements, as in specs. */
     static MessageSize size(final String text) {
-        final String t = text.trim().toUpperCase(Locale.ROOT);
-        final String[] units = {"GIB", "MIB", "KIB", "B"};
-        final long[] factors = {1L << 30, 1L << 20, 1L << 10, 1};
         try {
-            for (int i = 0; i < units.length; i++) {
-                if (t.endsWith(units[i])) {
-                    final long n = Long.parseLong(t.substring(0, t.length() - units[i].length()).trim());
-                    if (n > 0) {
-                        return new MessageSize(n * factors[i], false);
-                    }
-                }
-            }
-            final long elements = Long.parseLong(t);
-            if (elements > 0) {
-                return new MessageSize(elements, true);
-            }
-        } catch (final NumberFormatException e) {
-            // reported below
+            return Sizes.parse(text.trim());
+        } catch (final IllegalArgumentException e) {
+            throw CctkException.usage("--sizes: " + e.getMessage());
         }
-        throw CctkException.usage("--sizes: '" + text + "' is not a size: write 4MiB, 512KiB, 64B, or a number"
-                + " of elements.");
     }
 }
