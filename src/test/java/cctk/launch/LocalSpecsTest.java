@@ -41,7 +41,7 @@ class LocalSpecsTest {
         assertThatThrownBy(() -> LocalSpecs.fromFlags(List.of(0), "tcp", List.of(), List.of()))
                 .isInstanceOf(CctkException.class).hasMessageContaining("--nproc");
         assertThatThrownBy(() -> LocalSpecs.fromFlags(List.of(2), "tcp", List.of(), List.of("4XB")))
-                .isInstanceOf(CctkException.class).hasMessageContaining("'4XB' is not a size");
+                .isInstanceOf(CctkException.class).hasMessageStartingWith("--sizes: ").hasMessageContaining("4XB");
     }
 
     @Test
