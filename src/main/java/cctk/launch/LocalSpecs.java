@@ -68,7 +68,7 @@ public final class LocalSpecs {
         try {
             return Sizes.parse(text.trim());
         } catch (final IllegalArgumentException e) {
-            throw CctkException.usage("--sizes: " + e.getMessage());
+            throw CctkException.usage("--sizes: expected " + e.getMessage() + ", found '" + text + "'.");
         }
     }
 }
