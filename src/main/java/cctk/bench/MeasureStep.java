@@ -12,8 +12,9 @@ import cctk.spec.Benchmark;
 import java.nio.ByteBuffer;
 
 /**
- * One rank's part of one measurement: buffers, warm-up, barrier, timed iterations (each timed alone,
- * call plus synchronize), then check iterations with fresh inputs and poisoned outputs.
+ * One rank's part of one measurement: buffers, warm-up, barrier, timed iterations (by the communicator's
+ * {@link IterationTimer}, else each timed alone: call plus synchronize), then check iterations with fresh
+ * inputs and poisoned outputs.
  * <b>Note:</b> not threadsafe.
  */
 final class MeasureStep {
@@ -25,6 +26,7 @@ final class MeasureStep {
     private final Communicator comm;
     private final Benchmark bench;
     private final BufferData data;
+    private final IterationTimer timer;
     private CommBuffer voteSend;
     private CommBuffer voteRecv;
 
@@ -32,6 +34,7 @@ final class MeasureStep {
         this.comm = comm;
         this.bench = bench;
         this.data = data;
+        this.timer = IterationTimer.of(comm);
     }
 
     /**
@@ -85,13 +88,7 @@ final class MeasureStep {
             comm.synchronize();
         }
         comm.barrier();
-        final double[] times = new double[Math.max(1, bench.iters())];
-        for (int i = 0; i < times.length; i++) {
-            final long t0 = System.nanoTime();
-            coll.run(comm, send, recv, c);
-            comm.synchronize();
-            times[i] = (System.nanoTime() - t0) / 1e3;
-        }
+        final double[] times = timer.time(Math.max(1, bench.iters()), () -> coll.run(comm, send, recv, c));
         if (send == null || bench.checkIters() <= 0) {
             return new Result(times, -1);
         }

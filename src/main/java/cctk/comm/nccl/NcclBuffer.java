@@ -1,0 +1,95 @@
+package cctk.comm.nccl;
+
+import cctk.comm.CommBuffer;
+import java.nio.ByteBuffer;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.javacpp.Pointer;
+
+/**
+ * Device memory from cudaMalloc, or a slice of it. {@link #pointer()} is positioned at the slice's first byte
+ * ({@code void*} arguments get address + position in bytes). Uploads and downloads go through the
+ * communicator's direct staging buffer. Freed by the communicator once the root buffer is unreachable.
+ * <b>Note:</b> not threadsafe.
+ */
+final class NcclBuffer implements CommBuffer {
+
+    private final NcclCommunicator owner;
+    /** The allocation this is a slice of (itself for a root): keeps the memory alive while any slice is. */
+    private final NcclBuffer root;
+    private final Pointer base;
+    private final long offset;
+    private final long bytes;
+    private final Pointer pointer;
+
+    NcclBuffer(final NcclCommunicator owner, final Pointer base, final long offset, final long bytes) {
+        this(owner, null, base, offset, bytes);
+    }
+
+    private NcclBuffer(final NcclCommunicator owner, final NcclBuffer root, final Pointer base, final long offset,
+                       final long bytes) {
+        this.owner = owner;
+        this.root = root == null ? this : root;
+        this.base = base;
+        this.offset = offset;
+        this.bytes = bytes;
+        this.pointer = new Pointer(base).position(base.position() + offset);
+    }
+
+    /** The slice's first byte, for NCCL calls. */
+    Pointer pointer() {
+        return pointer;
+    }
+
+    /** The slice's byte {@code at}, as a new pointer. */
+    Pointer at(final long at) {
+        return new Pointer(base).position(base.position() + offset + at);
+    }
+
+    @Override
+    public long bytes() {
+        return bytes;
+    }
+
+    @Override
+    public CommBuffer slice(final long off, final long length) {
+        if (off < 0 || length < 0 || off + length > bytes) {
+            throw new IndexOutOfBoundsException("slice " + off + "+" + length + " of " + bytes + " bytes");
+        }
+        return new NcclBuffer(owner, root, base, offset + off, length);
+    }
+
+    @Override
+    public void upload(final ByteBuffer src, final long at) {
+        copy(src, at, true);
+    }
+
+    @Override
+    public void download(final long at, final ByteBuffer dst) {
+        copy(dst, at, false);
+    }
+
+    private void copy(final ByteBuffer host, final long at, final boolean toDevice) {
+        final int length = host.remaining();
+        if (at < 0 || at + length > bytes) {
+            throw new IndexOutOfBoundsException((toDevice ? "upload " : "download ") + length + " bytes at " + at
+                    + " of " + bytes);
+        }
+        final Staging staging = owner.staging();
+        for (int done = 0; done < length; ) {
+            final int n = Math.min(length - done, staging.capacity());
+            if (toDevice) {
+                staging.fill(host, host.position() + done, n);
+                Cuda.check(cudart.cudaMemcpy(at(at + done), staging.pointer(), n, cudart.cudaMemcpyHostToDevice),
+                        "cudaMemcpy to the device");
+            } else {
+                Cuda.check(cudart.cudaMemcpy(staging.pointer(), at(at + done), n, cudart.cudaMemcpyDeviceToHost),
+                        "cudaMemcpy from the device");
+                staging.drain(host, host.position() + done, n);
+            }
+            done += n;
+        }
+        if (!toDevice) {
+            host.position(host.position() + length);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package cctk.comm.nccl;
+
+import cctk.CctkException;
+import cctk.ExitCode;
+import cctk.bench.IterationTimer;
+import cctk.comm.CommBuffer;
+import cctk.comm.Communicator;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import cctk.spec.NcclOptions;
+import java.lang.reflect.Method;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.bytedeco.cuda.cudart.CUstream_st;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.cuda.global.nccl;
+import org.bytedeco.cuda.nccl.ncclComm;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
+
+/**
+ * One rank's NCCL communicator on one GPU: device buffers, the collectives on its own non-blocking stream, and
+ * waits that a {@link Watchdog} bounds. Every failure names the operation, its size and the rank. Made by
+ * {@link NcclSetup}; times its iterations with CUDA events ({@link CudaTimer}).
+ * <b>Note:</b> not threadsafe: one thread drives it, the one that created it (its device is current there).
+ */
+public final class NcclCommunicator implements Communicator, IterationTimer.Source {
+
+    private static final int STAGING_BYTES = 1 << 20;
+
+    private final int rank;
+    private final int size;
+    private final String backend;
+    private final int device;
+    private final ncclComm comm;
+    private final CUstream_st stream;
+    private final Watchdog watchdog;
+    private final long timeoutNanos;
+    private final DeviceMemory memory;
+    private final CudaTimer timer;
+    private final Method allToAllCall;
+    private final boolean hasLastError;
+    private Staging staging;
+    private NcclBuffer barrierBuffer;
+    private String op = "setup";
+    private long opBytes;
+    private boolean closed;
+
+    NcclCommunicator(final NcclSetup.Opened o, final NcclOptions.Timing timing, final long timeoutNanos) {
+        this.rank = o.rank();
+        this.size = o.size();
+        this.backend = o.backend();
+        this.device = o.device();
+        this.comm = o.comm();
+        this.stream = o.stream();
+        this.watchdog = o.watchdog();
+        this.timeoutNanos = timeoutNanos;
+        this.memory = new DeviceMemory(device);
+        this.allToAllCall = NcclSetup.allToAllMethod();
+        this.hasLastError = NcclLibraries.has("ncclGetLastError");
+        this.timer = new CudaTimer(this, timing);
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public String backend() {
+        return backend;
+    }
+
+    /** The GPU this rank drives. */
+    public int device() {
+        return device;
+    }
+
+    /** Whether all-to-all goes through ncclAlltoAll (NCCL ≥ 2.29) rather than grouped send/recv. */
+    public boolean nativeAllToAll() {
+        return allToAllCall != null;
+    }
+
+    CUstream_st stream() {
+        return stream;
+    }
+
+    Staging staging() {
+        if (staging == null) {
+            staging = new Staging(STAGING_BYTES);
+        }
+        return staging;
+    }
+
+    @Override
+    public CommBuffer allocate(final long bytes) {
+        return memory.allocate(this, Math.max(1, bytes));
+    }
+
+    private static Pointer p(final CommBuffer b) {
+        return ((NcclBuffer) b).pointer();
+    }
+
+    private void begin(final String name, final long count, final DType type) {
+        op = name;
+        opBytes = count * type.bytes();
+    }
+
+    @Override
+    public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                          final ReduceOp o) {
+        begin("all_reduce", count, type);
+        check(nccl.ncclAllReduce(p(send), p(recv), count, NcclTypes.dataType(type), NcclTypes.redOp(o), comm, stream));
+    }
+
+    @Override
+    public void allGather(final CommBuffer send, final CommBuffer recv, final long sendCount, final DType type) {
+        begin("all_gather", sendCount, type);
+        check(nccl.ncclAllGather(p(send), p(recv), sendCount, NcclTypes.dataType(type), comm, stream));
+    }
+
+    @Override
+    public void reduceScatter(final CommBuffer send, final CommBuffer recv, final long recvCount, final DType type,
+                              final ReduceOp o) {
+        begin("reduce_scatter", recvCount, type);
+        check(nccl.ncclReduceScatter(p(send), p(recv), recvCount, NcclTypes.dataType(type), NcclTypes.redOp(o),
+                comm, stream));
+    }
+
+    @Override
+    public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                          final int root) {
+        begin("broadcast", count, type);
+        check(nccl.ncclBroadcast(p(send), p(recv), count, NcclTypes.dataType(type), root, comm, stream));
+    }
+
+    @Override
+    public void reduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                       final ReduceOp o, final int root) {
+        begin("reduce", count, type);
+        check(nccl.ncclReduce(p(send), p(recv), count, NcclTypes.dataType(type), NcclTypes.redOp(o), root, comm,
+                stream));
+    }
+
+    @Override
+    public void allToAll(final CommBuffer send, final CommBuffer recv, final long countPerPeer, final DType type) {
+        begin("alltoall", countPerPeer * size, type);
+        final int t = NcclTypes.dataType(type);
+        if (allToAllCall != null) {
+            check(invokeAllToAll(p(send), p(recv), countPerPeer, t));
+            return;
+        }
+        final long block = countPerPeer * type.bytes();
+        check(nccl.ncclGroupStart());
+        for (int peer = 0; peer < size; peer++) {
+            check(nccl.ncclSend(((NcclBuffer) send).at(peer * block), countPerPeer, t, peer, comm, stream));
+            check(nccl.ncclRecv(((NcclBuffer) recv).at(peer * block), countPerPeer, t, peer, comm, stream));
+        }
+        check(nccl.ncclGroupEnd());
+    }
+
+    private int invokeAllToAll(final Pointer send, final Pointer recv, final long count, final int type) {
+        try {
+            return (Integer) allToAllCall.invoke(null, send, recv, count, type, comm, stream);
+        } catch (ReflectiveOperationException e) {
+            throw new CctkException(ExitCode.INTERNAL, "calling ncclAlltoAll failed: " + e, e);
+        }
+    }
+
+    @Override
+    public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
+                          final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
+        long total = 0;
+        for (final long c : sendCounts) {
+            total += c;
+        }
+        begin("alltoallv", total, type);
+        final int t = NcclTypes.dataType(type);
+        final int eb = type.bytes();
+        check(nccl.ncclGroupStart());
+        for (int peer = 0; peer < size; peer++) {
+            if (sendCounts[peer] > 0) {
+                check(nccl.ncclSend(((NcclBuffer) send).at(sendDispls[peer] * eb), sendCounts[peer], t, peer, comm,
+                        stream));
+            }
+            if (recvCounts[peer] > 0) {
+                check(nccl.ncclRecv(((NcclBuffer) recv).at(recvDispls[peer] * eb), recvCounts[peer], t, peer, comm,
+                        stream));
+            }
+        }
+        check(nccl.ncclGroupEnd());
+    }
+
+    @Override
+    public void sendRecv(final CommBuffer send, final int sendPeer, final CommBuffer recv, final int recvPeer,
+                         final long count, final DType type) {
+        begin("sendrecv", count, type);
+        final int t = NcclTypes.dataType(type);
+        check(nccl.ncclGroupStart());
+        check(nccl.ncclSend(p(send), count, t, sendPeer, comm, stream));
+        check(nccl.ncclRecv(p(recv), count, t, recvPeer, comm, stream));
+        check(nccl.ncclGroupEnd());
+    }
+
+    @Override
+    public void barrier() {
+        if (barrierBuffer == null) {
+            barrierBuffer = (NcclBuffer) allocate(4);
+        }
+        allReduce(barrierBuffer, barrierBuffer, 1, DType.INT32, ReduceOp.SUM);
+        op = "barrier";
+        synchronize();
+    }
+
+    @Override
+    public void synchronize() {
+        await(() -> cudart.cudaStreamQuery(stream), "the stream");
+    }
+
+    /** Polls {@code query} (a cudaStreamQuery or cudaEventQuery) until done, within the deadline. */
+    void await(final java.util.function.IntSupplier query, final String what) {
+        watchdog.arm(describe(), timeoutNanos);
+        try {
+            int spins = 0;
+            while (true) {
+                final int r = query.getAsInt();
+                if (r == cudart.cudaSuccess) {
+                    return;
+                }
+                if (r != cudart.cudaErrorNotReady) {
+                    failAfterAbort();
+                    Cuda.check(r, "waiting for " + what + " after " + describe());
+                }
+                failAfterAbort();
+                if (++spins > 1000) {
+                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+        } finally {
+            watchdog.disarm();
+        }
+    }
+
+    /** "all_reduce of 4194304 bytes on rank 3 (GPU 2)". */
+    String describe() {
+        return op + " of " + opBytes + " bytes on rank " + rank + " (GPU " + device + ")";
+    }
+
+    private void failAfterAbort() {
+        final String why = watchdog.reason();
+        if (why != null) {
+            throw CctkException.environment("The nccl backend aborted rank " + rank + "'s communicator: " + why
+                    + " (deadline " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s, benchmark.timeout). A peer"
+                    + " may have died or hung; see the other ranks' output.");
+        }
+    }
+
+    /** Throws for a failed NCCL call, with NCCL's own text and its last error message. */
+    void check(final int result) {
+        if (result == nccl.ncclSuccess || result == nccl.ncclInProgress) {
+            return;
+        }
+        failAfterAbort();
+        final String text = nccl.ncclGetErrorString(result).getString();
+        String last = "";
+        if (hasLastError) {
+            final BytePointer m = nccl.ncclGetLastError(comm);
+            last = m == null || m.isNull() ? "" : m.getString();
+        }
+        throw CctkException.environment("NCCL " + describe() + " failed: " + text + " (ncclResult " + result + ")"
+                + (last.isBlank() ? "" : ": " + last.trim()) + ".");
+    }
+
+    @Override
+    public IterationTimer iterationTimer() {
+        return timer;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        timer.close();
+        watchdog.close();
+        if (watchdog.reason() == null) {
+            cudart.cudaStreamSynchronize(stream);
+            nccl.ncclCommDestroy(comm);
+        }
+        // else the watchdog has aborted (and freed) the communicator already
+        memory.close();
+        cudart.cudaStreamDestroy(stream);
+    }
+}

@@ -1,0 +1,208 @@
+package cctk.comm.nccl;
+
+import cctk.CctkException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.cuda.global.nccl;
+import org.bytedeco.javacpp.Loader;
+
+/**
+ * Loads JavaCPP's cudart and nccl JNI libraries (and through them the site's libcuda, libcudart and libnccl)
+ * once per process, or explains in one paragraph why it cannot: which library is missing or too old and what to
+ * do. JavaCPP's own errors name the wrong thing (the top message is "no jnicudart in java.library.path"; the
+ * reason is in the causes, and every later touch is a NoClassDefFoundError that hides it), so the first failure is
+ * kept and classified. Before loading it points JavaCPP's extraction cache at node-local disk (the default is in
+ * $HOME, often NFS with slow locks or mounted noexec) and lets LD_LIBRARY_PATH win over the preset's built-in
+ * /usr/local/cuda.
+ * <b>Note:</b> threadsafe (one load per process).
+ */
+public final class NcclLibraries {
+
+    /** The CUDA major version this jar's preset was built for (a compile-time constant: loads nothing). */
+    public static final int CUDA_MAJOR = cudart.CUDART_VERSION / 1000;
+    /** The oldest NCCL cctk calls into: grouped ncclSend/ncclRecv came with 2.7. */
+    public static final int MIN_NCCL = NcclTypes.version(2, 7, 0);
+
+    static final String CACHE_PROPERTY = "org.bytedeco.javacpp.cachedir";
+    static final String PATHS_FIRST_PROPERTY = "org.bytedeco.javacpp.pathsFirst";
+    private static final Pattern CANNOT_OPEN = Pattern.compile("([^\\s/:]+\\.so(\\.\\d+)*): cannot open shared object");
+    private static final Pattern GLIBC = Pattern.compile("version .(GLIBC_[0-9.]+). not found");
+    private static final Pattern NO_JNI = Pattern.compile("Could not find (jni\\w+) in class");
+    private static final Pattern PLATFORM = Pattern.compile("Platform \"([^\"]+)\" not supported");
+
+    private static boolean loaded;
+    private static CctkException failure;
+
+    private NcclLibraries() {
+    }
+
+    /**
+     * Loads the libraries, or throws CctkException(ENVIRONMENT) explaining why not (the same one on every call).
+     *
+     * @param env     the process environment (cache location)
+     * @param library a libnccl.so.2 file or its directory to use instead of the one on the library path, or null
+     */
+    public static synchronized void load(final Map<String, String> env, final String library) {
+        if (loaded) {
+            return;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        try {
+            prepare(env, library);
+            Loader.load(nccl.class);
+            loaded = true;
+        } catch (LinkageError | RuntimeException e) {
+            failure = e instanceof CctkException c ? c
+                    : CctkException.environment(explain(chain(e), Loader.getPlatform(), CUDA_MAJOR, library), e);
+            throw failure;
+        }
+    }
+
+    private static void prepare(final Map<String, String> env, final String library) {
+        if (System.getProperty(CACHE_PROPERTY) == null) {
+            System.setProperty(CACHE_PROPERTY, cacheDir(env).toString());
+        }
+        if (System.getProperty(PATHS_FIRST_PROPERTY) == null) {
+            System.setProperty(PATHS_FIRST_PROPERTY, "true");
+        }
+        if (library == null) {
+            return;
+        }
+        final Path p = Path.of(library);
+        if (Files.isDirectory(p)) {
+            // JavaCPP reads java.library.path at load time and, with pathsFirst, preloads libnccl.so.2 from it
+            System.setProperty("java.library.path", p + java.io.File.pathSeparator
+                    + System.getProperty("java.library.path", ""));
+        } else if (Files.isRegularFile(p)) {
+            // loaded first, its soname (libnccl.so.2) satisfies libjninccl's dependency
+            System.load(p.toAbsolutePath().toString());
+        } else {
+            throw CctkException.environment("nccl.library is " + library + ", which does not exist on "
+                    + hostName() + "; give the path of a libnccl.so.2 (or its directory) that every node can read.");
+        }
+    }
+
+    /** Where JavaCPP extracts its JNI libraries: CCTK_JAVACPP_CACHE, else node-local $SLURM_TMPDIR/$TMPDIR//tmp. */
+    public static Path cacheDir(final Map<String, String> env) {
+        final String own = env.get("CCTK_JAVACPP_CACHE");
+        if (own != null && !own.isBlank()) {
+            return Path.of(own);
+        }
+        String base = env.get("SLURM_TMPDIR");
+        if (base == null || base.isBlank()) {
+            base = env.get("TMPDIR");
+        }
+        if (base == null || base.isBlank()) {
+            base = "/tmp";
+        }
+        final String user = env.getOrDefault("USER", System.getProperty("user.name", "user"));
+        return Path.of(base, "cctk-javacpp-" + user.replaceAll("[^A-Za-z0-9._-]", "_"));
+    }
+
+    /** The messages of {@code t} and its causes, one a line (JavaCPP puts the real reason in a cause). */
+    static String chain(final Throwable t) {
+        final StringBuilder sb = new StringBuilder();
+        final Set<Throwable> seen = new LinkedHashSet<>();
+        for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+            sb.append(c.getClass().getName()).append(": ").append(c.getMessage()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** One paragraph naming what is missing and what to do, from the text of a failed load. */
+    static String explain(final String chain, final String platform, final int cudaMajor, final String library) {
+        final String head = "The nccl backend cannot start on " + hostName() + ": ";
+        final Matcher open = CANNOT_OPEN.matcher(chain);
+        if (open.find()) {
+            final String lib = open.group(1);
+            if (lib.startsWith("libcuda.so")) {
+                return head + "there is no NVIDIA driver on this node (" + lib + " not found). Run the nccl backend"
+                        + " on a GPU node, or list only tcp in benchmark.backends for CPU nodes.";
+            }
+            if (lib.startsWith("libcudart.so")) {
+                return head + "the CUDA runtime " + lib + " was not found. Load the site's CUDA " + cudaMajor
+                        + ".x module (module load cuda) or add its lib64 directory to LD_LIBRARY_PATH; if the site only"
+                        + " has another CUDA major, build cctk for it (mvn -Pcuda12 package for CUDA 12, see"
+                        + " docs/nccl.md).";
+            }
+            if (lib.startsWith("libnccl.so")) {
+                return head + "NCCL (" + lib + ") was not found" + (library == null ? "" : " (nccl.library: "
+                        + library + ")") + ". Load the site's NCCL module (module load nccl) or add the directory"
+                        + " holding " + lib + " to LD_LIBRARY_PATH, or set nccl.library in the spec.";
+            }
+            return head + lib + " was not found. Add its directory to LD_LIBRARY_PATH.";
+        }
+        final Matcher glibc = GLIBC.matcher(chain);
+        if (glibc.find()) {
+            return head + "this build's native code needs " + glibc.group(1) + ", newer than this node's C library"
+                    + " (ldd --version). Build cctk with mvn -Pcuda12-glibc228 package (JavaCPP 1.5.11, glibc 2.14+)"
+                    + " and run it on a Java runtime built for old glibc (docs/nccl.md).";
+        }
+        final Matcher jni = NO_JNI.matcher(chain);
+        if (jni.find()) {
+            return head + "this jar carries no " + jni.group(1) + " for platform " + platform + ". Build it for"
+                    + " this machine: mvn -Djavacpp.platform=" + platform + " package.";
+        }
+        final Matcher plat = PLATFORM.matcher(chain);
+        if (plat.find()) {
+            return head + "NCCL needs Linux on x86_64 or arm64, and this is " + plat.group(1) + ".";
+        }
+        if (chain.contains("Could not create the cache")) {
+            return head + "JavaCPP could not create its library cache. Set CCTK_JAVACPP_CACHE to a writable,"
+                    + " exec-allowed directory on local disk.";
+        }
+        final String first = chain.lines().reduce((a, b) -> b).orElse(chain).trim();
+        return head + "loading the CUDA/NCCL libraries failed (" + first + "). Check module load cuda/nccl and"
+                + " LD_LIBRARY_PATH; this build is for CUDA " + cudaMajor + ".";
+    }
+
+    /** Whether the loaded libraries export {@code symbol}: calling a missing NCCL function kills the JVM. */
+    public static boolean has(final String symbol) {
+        return Loader.addressof(symbol) != null;
+    }
+
+    /** The CUDA and NCCL libraries this process has mapped, from the text of /proc/self/maps. */
+    static List<String> mapped(final String maps) {
+        final Set<String> out = new LinkedHashSet<>();
+        for (final String line : maps.split("\n")) {
+            final int slash = line.indexOf('/');
+            if (slash < 0) {
+                continue;
+            }
+            final String path = line.substring(slash).trim();
+            final String name = path.substring(path.lastIndexOf('/') + 1);
+            if (name.startsWith("libcuda.so") || name.startsWith("libcudart.so") || name.startsWith("libnccl")) {
+                out.add(path);
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    /** {@link #mapped(String)} of this process, or an empty list where /proc is not there. */
+    static List<String> mapped() {
+        try {
+            return mapped(Files.readString(Path.of("/proc/self/maps")));
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "this node";
+        }
+    }
+}

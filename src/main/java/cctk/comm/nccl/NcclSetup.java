@@ -1,0 +1,224 @@
+package cctk.comm.nccl;
+
+import cctk.CctkException;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import cctk.comm.Store;
+import cctk.spec.NcclOptions;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Map;
+import org.bytedeco.cuda.cudart.CUstream_st;
+import org.bytedeco.cuda.cudart.cudaDeviceProp;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.cuda.global.nccl;
+import org.bytedeco.cuda.nccl.ncclComm;
+import org.bytedeco.cuda.nccl.ncclUniqueId;
+import org.bytedeco.javacpp.Pointer;
+
+/**
+ * Opens the nccl backend for one rank: loads the libraries (or explains why not), checks that driver, runtime and
+ * NCCL fit together, picks the GPU, shares rank 0's unique id through the store and creates the communicator on
+ * its own stream; then describes the rank for the result header (GPU, versions, the transport NCCL chose).
+ * <b>Note:</b> not threadsafe; call on the thread that will drive the communicator.
+ */
+public final class NcclSetup {
+
+    /**
+     * What opening needs.
+     *
+     * @param rank      world rank
+     * @param size      world size
+     * @param localRank rank on this node
+     * @param store     the rendezvous store
+     * @param keyPrefix store key prefix unique to this step and backend
+     * @param backend   the backend's name (nccl, or the spec's alias)
+     * @param options   the spec's nccl section
+     * @param timeout   deadline for every wait on a peer
+     * @param env       the process environment
+     */
+    public record Request(int rank, int size, int localRank, Store store, String keyPrefix, String backend,
+                          NcclOptions options, Duration timeout, Map<String, String> env) {
+    }
+
+    /** The native handles of an opened communicator. */
+    record Opened(int rank, int size, String backend, int device, ncclComm comm, CUstream_st stream,
+                  Watchdog watchdog) {
+    }
+
+    private NcclSetup() {
+    }
+
+    /** Opens the communicator; throws CctkException with one paragraph when this node cannot run NCCL. */
+    public static NcclCommunicator open(final Request r) {
+        NcclLibraries.load(r.env(), r.options().library());
+        checkVersions();
+        final int[] count = new int[1];
+        final int err = cudart.cudaGetDeviceCount(count);
+        if (err == cudart.cudaErrorNoDevice) {
+            count[0] = 0;
+        } else {
+            Cuda.check(err, "cudaGetDeviceCount");
+        }
+        final int device = DeviceChoice.pick(r.localRank(), count[0], r.options().devices());
+        Cuda.check(cudart.cudaSetDevice(device), "cudaSetDevice(" + device + ")");
+        final byte[] id = UniqueIdExchange.share(r.store(), r.keyPrefix() + "nccl-unique-id", r.rank(),
+                NcclSetup::newUniqueId);
+        final CUstream_st stream = new CUstream_st();
+        Cuda.check(cudart.cudaStreamCreateWithFlags(stream, cudart.cudaStreamNonBlocking), "cudaStreamCreate");
+        r.store().barrier(r.keyPrefix() + "nccl-init");
+        final ncclComm comm = init(r, id, device);
+        final Watchdog dog = new Watchdog(health(comm), 100, "cctk-nccl-watchdog-" + r.rank());
+        return new NcclCommunicator(new Opened(r.rank(), r.size(), r.backend(), device, comm, stream, dog),
+                r.options().timing(), r.timeout().toNanos());
+    }
+
+    private static ncclComm init(final Request r, final byte[] idBytes, final int device) {
+        final ncclUniqueId id = new ncclUniqueId();
+        id.internal().put(idBytes);
+        final ncclComm comm = new ncclComm();
+        // ncclCommInitRank blocks until every rank has joined and has no timeout of its own
+        final Thread guard = deadline(r, device, System.err);
+        final int result;
+        try {
+            result = nccl.ncclCommInitRank(comm, r.size(), id, r.rank());
+        } finally {
+            guard.interrupt();
+        }
+        if (result != nccl.ncclSuccess) {
+            throw CctkException.environment("ncclCommInitRank on rank " + r.rank() + " (GPU " + device + ", world "
+                    + r.size() + ") failed: " + nccl.ncclGetErrorString(result).getString() + " (ncclResult "
+                    + result + "). Run with nccl.debug: true and read the rank's NCCL debug file.");
+        }
+        return comm;
+    }
+
+    private static Thread deadline(final Request r, final int device, final PrintStream err) {
+        final Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(r.timeout().toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+            err.println("cctk: rank " + r.rank() + " (GPU " + device + "): ncclCommInitRank did not return within "
+                    + r.timeout().toSeconds() + " s (benchmark.timeout); a peer may have died or cannot be reached."
+                    + " Giving up.");
+            err.flush();
+            Runtime.getRuntime().halt(cctk.ExitCode.ENVIRONMENT.code());
+        }, "cctk-nccl-init-deadline");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static byte[] newUniqueId() {
+        final ncclUniqueId id = new ncclUniqueId();
+        final int r = nccl.ncclGetUniqueId(id);
+        if (r != nccl.ncclSuccess) {
+            throw CctkException.environment("ncclGetUniqueId failed: " + nccl.ncclGetErrorString(r).getString()
+                    + " (ncclResult " + r + "); check NCCL_SOCKET_IFNAME.");
+        }
+        final byte[] b = new byte[UniqueIdExchange.ID_BYTES];
+        id.internal().get(b);
+        return b;
+    }
+
+    private static Watchdog.Health health(final ncclComm comm) {
+        return new Watchdog.Health() {
+            private final int[] code = new int[1];
+
+            @Override
+            public int asyncError() {
+                final int r = nccl.ncclCommGetAsyncError(comm, code);
+                return r != nccl.ncclSuccess ? r : code[0];
+            }
+
+            @Override
+            public String errorText(final int c) {
+                return nccl.ncclGetErrorString(c).getString();
+            }
+
+            @Override
+            public void abort() {
+                nccl.ncclCommAbort(comm);
+            }
+        };
+    }
+
+    /** Driver older than the runtime, or NCCL older than cctk needs: explained before anything runs. */
+    private static void checkVersions() {
+        final int[] v = new int[1];
+        cudart.cudaDriverGetVersion(v);
+        final int driver = v[0];
+        cudart.cudaRuntimeGetVersion(v);
+        final int runtime = v[0];
+        if (driver < runtime) {
+            throw CctkException.environment("The NVIDIA driver on " + NcclLibraries.hostName() + " supports CUDA "
+                    + (driver == 0 ? "none (no driver)" : Cuda.versionText(driver)) + ", older than the CUDA "
+                    + Cuda.versionText(runtime) + " runtime loaded. Build cctk for the driver's CUDA major (mvn"
+                    + " -Pcuda12 package for CUDA 12; docs/nccl.md) or load an older CUDA module.");
+        }
+        nccl.ncclGetVersion(v);
+        if (NcclTypes.normalised(v[0]) < NcclLibraries.MIN_NCCL) {
+            throw CctkException.environment("The loaded NCCL is " + NcclTypes.versionText(v[0]) + "; cctk needs "
+                    + NcclTypes.versionText(NcclLibraries.MIN_NCCL) + " or newer. Load a newer NCCL module or set"
+                    + " nccl.library.");
+        }
+    }
+
+    /** nccl.ncclAlltoAll when this preset declares it and the loaded libnccl exports it, else null. */
+    static Method allToAllMethod() {
+        if ("grouped".equals(System.getenv("CCTK_NCCL_ALLTOALL")) || !NcclLibraries.has("ncclAlltoAll")) {
+            return null;
+        }
+        try {
+            return nccl.class.getMethod("ncclAlltoAll", Pointer.class, Pointer.class, long.class, int.class,
+                    ncclComm.class, CUstream_st.class);
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    /**
+     * This rank's part of the header: GPU, PCI bus id, versions, how all-to-all runs and the transport NCCL chose
+     * (from the NCCL_DEBUG_FILE after one small all-reduce has made it connect).
+     */
+    public static String describe(final NcclCommunicator c, final Map<String, String> env, final String host) {
+        final var one = c.allocate(4);
+        c.allReduce(one, one, 1, DType.FLOAT32, ReduceOp.SUM);
+        c.synchronize();
+        final int dev = c.device();
+        final cudaDeviceProp prop = new cudaDeviceProp();
+        Cuda.check(cudart.cudaGetDeviceProperties(prop, dev), "cudaGetDeviceProperties");
+        final byte[] bus = new byte[32];
+        cudart.cudaDeviceGetPCIBusId(bus, bus.length, dev);
+        final int[] v = new int[1];
+        final StringBuilder sb = new StringBuilder("gpu ").append(dev).append(" \"")
+                .append(prop.name().getString()).append("\" pci ").append(cString(bus));
+        cudart.cudaDriverGetVersion(v);
+        sb.append(" driver-cuda ").append(Cuda.versionText(v[0]));
+        cudart.cudaRuntimeGetVersion(v);
+        sb.append(" cudart ").append(Cuda.versionText(v[0]));
+        nccl.ncclGetVersion(v);
+        sb.append(" nccl ").append(NcclTypes.versionText(v[0]));
+        sb.append(" alltoall ").append(c.nativeAllToAll() ? "ncclAlltoAll" : "grouped-send-recv");
+        for (final String lib : NcclLibraries.mapped()) {
+            if (lib.contains("libnccl")) {
+                sb.append(" libnccl ").append(lib);
+            }
+        }
+        sb.append(" transport ").append(TransportSummary.ofFile(env.get("NCCL_DEBUG_FILE"), host,
+                ProcessHandle.current().pid()));
+        prop.close();
+        return sb.toString();
+    }
+
+    private static String cString(final byte[] b) {
+        int n = 0;
+        while (n < b.length && b[n] != 0) {
+            n++;
+        }
+        return new String(b, 0, n, java.nio.charset.StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,106 @@
+package cctk.comm.nccl;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What NCCL chose to move data with, read from its NCCL_DEBUG=INFO log: the network plugin ("Using network IB")
+ * and the transport of every channel connection ("Channel 00/0 : 0[0] -> 1[1] via NET/IB/0/GDRDMA"), counted by
+ * kind, so a fallback to sockets or a missing GPUDirect RDMA is visible in the rank's header line.
+ */
+public final class TransportSummary {
+
+    private static final Pattern VIA = Pattern.compile(" via (\\S+(?: pointer)?)");
+    private static final Pattern NETWORK = Pattern.compile("Using network (.+)$");
+    private static final Pattern NVLS = Pattern.compile("NVLS multicast support is available");
+
+    private TransportSummary() {
+    }
+
+    /** The kind of one "via ..." transport: NET/IB GDRDMA, NET/IB, NET/Socket, P2P/NVLink-or-PCIe detail, SHM. */
+    static String kind(final String via) {
+        final String[] parts = via.split("/");
+        switch (parts[0]) {
+            case "NET" -> {
+                final String net = parts.length > 1 ? parts[1] : "?";
+                if (via.contains("GDRDMA")) {
+                    return "NET/" + net + " GDRDMA";
+                }
+                return "IB".equals(net) ? "NET/IB no-GDRDMA" : "NET/" + net;
+            }
+            case "P2P" -> {
+                return parts.length > 1 ? "P2P/" + parts[1] : "P2P";
+            }
+            case "SHM" -> {
+                return "SHM";
+            }
+            case "COLLNET", "CollNet" -> {
+                return "CollNet";
+            }
+            default -> {
+                return parts[0];
+            }
+        }
+    }
+
+    /** The summary of a log's lines, e.g. {@code net IB; NET/IB GDRDMA x8, P2P/CUMEM x16}; "none" if no line told. */
+    public static String of(final List<String> lines) {
+        String network = null;
+        boolean nvls = false;
+        final Map<String, Integer> counts = new TreeMap<>();
+        for (final String line : lines) {
+            if (!line.contains("NCCL INFO")) {
+                continue;
+            }
+            final Matcher net = NETWORK.matcher(line);
+            if (net.find()) {
+                network = net.group(1).trim();
+            }
+            if (line.contains("Channel") || line.contains("Connected")) {
+                final Matcher via = VIA.matcher(line);
+                if (via.find()) {
+                    counts.merge(kind(via.group(1)), 1, Integer::sum);
+                }
+            }
+            nvls |= NVLS.matcher(line).find();
+        }
+        final List<String> kinds = new java.util.ArrayList<>();
+        counts.forEach((k, n) -> kinds.add(k + " x" + n));
+        if (nvls) {
+            kinds.add("NVLS");
+        }
+        final StringBuilder sb = new StringBuilder();
+        if (network != null) {
+            sb.append("net ").append(network).append(kinds.isEmpty() ? "" : "; ");
+        }
+        sb.append(String.join(", ", kinds));
+        return sb.length() == 0 ? "none" : sb.toString();
+    }
+
+    /** The summary of the file NCCL wrote for this process, or why there is none. */
+    public static String ofFile(final String pattern, final String host, final long pid) {
+        if (pattern == null || pattern.isBlank()) {
+            return "unknown (set nccl.debug: true to log it)";
+        }
+        final Path file = Path.of(debugFile(pattern, host, pid));
+        try {
+            return of(Files.readAllLines(file, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            return "unknown (" + file + " unreadable)";
+        }
+    }
+
+    /** NCCL_DEBUG_FILE with NCCL's %h (host) and %p (pid) filled in. */
+    public static String debugFile(final String pattern, final String host, final long pid) {
+        // NCCL fills %h with the host name up to its first dot
+        final int dot = host.indexOf('.');
+        return pattern.replace("%h", dot < 0 ? host : host.substring(0, dot)).replace("%p", Long.toString(pid));
+    }
+}
