@@ -1,6 +1,8 @@
 package cctk.cli;
 
 import cctk.ExitCode;
+import cctk.rank.BackendSelection;
+import cctk.rank.NcclBackendRun;
 import cctk.rank.RankMain;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -40,7 +42,8 @@ final class RankCommand implements Callable<Integer> {
         final RankMain main = new RankMain(System.getenv(), out, spec.commandLine().getErr());
         final ExitCode code = specFile == null
                 ? main.whoAmI(Duration.ofSeconds(timeoutSeconds))
-                : main.run(specFile, backend, RankMain.NOT_WIRED);
+                : main.run(specFile, backend, new BackendSelection(new NcclBackendRun(System.getenv()),
+                        RankMain.NOT_WIRED));
         out.flush();
         return code.code();
     }

@@ -218,6 +218,10 @@ public final class SbatchRenderer {
         final List<ShellText> lines = new ArrayList<>();
         addExports(lines, "nccl_env", spec.ncclEnv());
         addExports(lines, "env", spec.env());
+        final ShellText debug = SrunSteps.ncclDebug(spec);
+        if (debug != null) {
+            lines.add(debug);
+        }
         return ShellText.join("\n", lines);
     }
 

@@ -3,6 +3,7 @@ package cctk.render;
 import cctk.CctkException;
 import cctk.spec.Cluster;
 import cctk.spec.JobSpec;
+import cctk.spec.NcclOptions;
 import cctk.spec.Resources;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ final class SrunSteps {
                 + " rank --spec " + ShellQuote.quote("job directory", specPath.toString()).text();
         final List<ShellText> steps = new ArrayList<>();
         for (final int w : worldSizes) {
-            steps.add(step(Placement.of(w, r), r, rank));
+            steps.add(step(Placement.of(w, r), r, profiler(spec, w) + rank));
         }
         return ShellText.join("\n", steps);
     }
@@ -77,6 +78,42 @@ final class SrunSteps {
         }
         sb.append(" \\\n        ").append(rank);
         return ShellQuote.passThrough(sb.toString());
+    }
+
+    /** Whether the spec runs a backend that the nccl section describes. */
+    static boolean runsNccl(final JobSpec spec) {
+        final NcclOptions n = spec.nccl();
+        return n != null && spec.benchmark() != null && spec.benchmark().backends() != null
+                && spec.benchmark().backends().stream().anyMatch(n::serves);
+    }
+
+    /**
+     * nccl.profiler's wrapper in front of the rank command: one report per rank, named after the job, world size
+     * and rank (the profiler expands %q{SLURM_PROCID} in each task), under the output directory's profiles/.
+     */
+    static String profiler(final JobSpec spec, final int worldSize) {
+        if (!runsNccl(spec) || spec.nccl().profiler() == NcclOptions.Profiler.NONE) {
+            return "";
+        }
+        final String report = spec.job().outputDir() + "/profiles/" + spec.job().name() + ".w" + worldSize
+                + ".rank%q{SLURM_PROCID}";
+        final String out = ShellQuote.quote("job.output_dir", report).text();
+        return switch (spec.nccl().profiler()) {
+            case NSYS -> "nsys profile --trace=cuda,nvtx,osrt --force-overwrite=true --output=" + out + " ";
+            case NCU -> "ncu --target-processes all --force-overwrite --export " + out + " ";
+            case NONE -> "";
+        };
+    }
+
+    /** nccl.debug's exports: NCCL's INFO log, one file per rank (NCCL fills %h and %p), read back by each rank. */
+    static ShellText ncclDebug(final JobSpec spec) {
+        if (!runsNccl(spec) || !spec.nccl().debug()) {
+            return null;
+        }
+        final ShellText dir = ShellQuote.quote("job.output_dir", spec.job().outputDir() + "/nccl-debug");
+        final ShellText file = ShellQuote.quote("job.output_dir", spec.job().outputDir() + "/nccl-debug/%h.%p.log");
+        return ShellQuote.passThrough("# nccl.debug: NCCL's INFO log per rank, summarised in each rank's header line\n"
+                + "mkdir -p -- " + dir.text() + "\nexport NCCL_DEBUG=INFO\nexport NCCL_DEBUG_FILE=" + file.text());
     }
 
     private static String orDefault(final String value, final String fallback) {

@@ -27,8 +27,8 @@ final class BenchmarkBuilder {
     }
 
     /** {@code resourcesOk} false skips the checks against the allocation (its numbers are only defaults). */
-    static Benchmark build(final Section s, final Resources r, final boolean resourcesOk) {
-        final List<String> backends = backends(s, r);
+    static Benchmark build(final Section s, final Resources r, final boolean resourcesOk, final NcclOptions nccl) {
+        final List<String> backends = backends(s, r, nccl);
         final List<Integer> tasks = SpecBuilder.taskCounts(s, r, resourcesOk);
         final List<CollectiveType> collectives = collectives(s);
         final List<MessageSize> sizes = sizes(s);
@@ -49,7 +49,11 @@ final class BenchmarkBuilder {
                 root, imbalance, timeout);
     }
 
-    private static List<String> backends(final Section s, final Resources r) {
+    private static List<String> backends(final Section s, final Resources r, final NcclOptions nccl) {
+        final List<String> known = new ArrayList<>(BACKENDS);
+        if (!known.contains(nccl.backendName())) {
+            known.add(nccl.backendName());
+        }
         final List<SpecValue> raw = s.listOrOne("backends");
         if (raw == null) {
             return List.of("tcp");
@@ -62,12 +66,12 @@ final class BenchmarkBuilder {
             if (name == null) {
                 continue;
             }
-            if (!BACKENDS.contains(name)) {
-                s.problems().expected(v, path, "tcp or nccl", Suggestions.didYouMean(name, BACKENDS));
+            if (!known.contains(name)) {
+                s.problems().expected(v, path, String.join(" or ", known), Suggestions.didYouMean(name, known));
             } else if (out.contains(name)) {
                 s.problems().expected(v, path, "each backend once");
-            } else if (name.equals("nccl") && r.gpusPerNode() == 0) {
-                s.problems().expected(v, path, "tcp, because nccl needs GPUs (resources.gpus_per_node is 0)");
+            } else if (nccl.serves(name) && r.gpusPerNode() == 0) {
+                s.problems().expected(v, path, "tcp, because " + name + " needs GPUs (resources.gpus_per_node is 0)");
             } else {
                 out.add(name);
             }

@@ -14,7 +14,15 @@ import java.util.Map;
  * @param ncclEnv   validated NCCL_* variables, in spec order
  * @param env       other exported variables (FI_*, GLOO_*, cctk's own), in spec order
  * @param benchmark what to measure
+ * @param nccl      how the nccl backend runs ({@link NcclOptions#DEFAULT} without an {@code nccl:} section)
  */
 public record JobSpec(Path source, Job job, Cluster cluster, Resources resources,
-                      Map<String, String> ncclEnv, Map<String, String> env, Benchmark benchmark) {
+                      Map<String, String> ncclEnv, Map<String, String> env, Benchmark benchmark,
+                      NcclOptions nccl) {
+
+    /** A spec with the default nccl section. */
+    public JobSpec(final Path source, final Job job, final Cluster cluster, final Resources resources,
+                   final Map<String, String> ncclEnv, final Map<String, String> env, final Benchmark benchmark) {
+        this(source, job, cluster, resources, ncclEnv, env, benchmark, NcclOptions.DEFAULT);
+    }
 }

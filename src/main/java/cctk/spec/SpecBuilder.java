@@ -36,9 +36,11 @@ final class SpecBuilder {
         final boolean resourcesOk = problems.size() == before;
         final Map<String, String> nccl = ncclEnv(top.section("nccl_env"));
         final Map<String, String> env = env(top.section("env"));
-        final Benchmark benchmark = BenchmarkBuilder.build(top.section("benchmark"), resources, resourcesOk);
+        final NcclOptions ncclOptions = NcclBuilder.build(top.section("nccl"));
+        final Benchmark benchmark = BenchmarkBuilder.build(top.section("benchmark"), resources, resourcesOk,
+                ncclOptions);
         top.finish();
-        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark);
+        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark, ncclOptions);
     }
 
     private static Job job(final Section s, final Path file) {

@@ -36,6 +36,7 @@ public final class SpecWriter {
         top.add(entry("nccl_env", env(spec.ncclEnv())));
         top.add(entry("env", env(spec.env())));
         top.add(entry("benchmark", benchmark(spec.benchmark())));
+        top.add(entry("nccl", nccl(spec.nccl())));
         final DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(FlowStyle.BLOCK);
         options.setIndent(2);
@@ -113,6 +114,18 @@ public final class SpecWriter {
         put(a, "matrix", b.alltoallv().matrixFile());
         m.add(entry("alltoallv", map(a)));
         m.add(entry("timeout", number(b.timeoutSeconds())));
+        return map(m);
+    }
+
+    private static Node nccl(final NcclOptions n) {
+        final List<NodeTuple> m = new ArrayList<>();
+        put(m, "backend_name", n.backendName());
+        put(m, "library", n.library());
+        m.add(entry("devices", new SequenceNode(Tag.SEQ, n.devices().stream().map(d -> number(d)).toList(),
+                FlowStyle.FLOW)));
+        m.add(entry("debug", plain(Tag.BOOL, Boolean.toString(n.debug()))));
+        put(m, "timing", n.timing().specName());
+        put(m, "profiler", n.profiler().specName());
         return map(m);
     }
 

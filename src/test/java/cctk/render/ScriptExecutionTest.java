@@ -131,7 +131,8 @@ class ScriptExecutionTest {
     void eachStepRunsAndTheScriptExitsWithTheWorstCode() throws Exception {
         final JobSpec local = JobSpecs.specFor("local");
         final JobSpec spec = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
-                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(1, 2, 4)));
+                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(1, 2, 4)),
+                local.nccl());
         Files.writeString(fake.resolve("rc-2"), "5");
         Files.writeString(fake.resolve("rc-4"), "3");
         final Bash.Result r = runScript(render(spec, base.resolve("jobs/x")), true);
