@@ -23,7 +23,7 @@ public final class TcpCommunicator implements Communicator {
 
     private final int rank;
     private final int size;
-    private final Link[][] links;
+    final Link[][] links;
     private final Selector selector;
     private final Transfers transfers;
     private final ReducingAlgorithms reducing;
