@@ -24,6 +24,8 @@ final class Transfers {
     /** Messages below this size use one connection even when several NICs are striped. */
     static final int STRIPE_MIN = 256 << 10;
 
+    static final boolean YIELD = Boolean.parseBoolean(System.getProperty("cctk.tcp.yield", "false"));
+
     /** One posted transfer on one link. */
     static final class Op {
         Link link;
@@ -190,7 +192,11 @@ final class Transfers {
             if (progress) {
                 lastProgress = now;
             } else if (now - lastProgress < spinNanos) {
-                Thread.onSpinWait();
+                if (YIELD) {
+                    Thread.yield();
+                } else {
+                    Thread.onSpinWait();
+                }
             } else if (now - lastProgress > deadlineNanos) {
                 throw stalled();
             } else {
