@@ -162,7 +162,9 @@ public final class NcclLibraries {
             return head + "JavaCPP could not create its library cache. Set CCTK_JAVACPP_CACHE to a writable,"
                     + " exec-allowed directory on local disk.";
         }
-        final String first = chain.lines().reduce((a, b) -> b).orElse(chain).trim();
+        // the innermost cause, without its exception class
+        final String first = chain.lines().reduce((a, b) -> b).orElse(chain).trim()
+                .replaceFirst("^[\\w.$]+(Error|Exception): ", "");
         return head + "loading the CUDA/NCCL libraries failed (" + first + "). Check module load cuda/nccl and"
                 + " LD_LIBRARY_PATH; this build is for CUDA " + cudaMajor + ".";
     }

@@ -1,0 +1,108 @@
+package cctk.comm.nccl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import cctk.CctkException;
+import cctk.ExitCode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Loading or explaining: JavaCPP's measured failure texts become one paragraph naming the library and the fix. */
+@Timeout(60)
+class NcclLibrariesTest {
+
+    private static final String TOP = "java.lang.UnsatisfiedLinkError: no jnicudart in java.library.path: "
+            + "/usr/java/packages/lib:/usr/lib/x86_64-linux-gnu/jni\n";
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "/root/.javacpp/cache/cctk.jar/org/bytedeco/cuda/linux-x86_64/libjnicudart.so: libcuda.so.1: cannot open "
+            + "shared object file: No such file or directory | no NVIDIA driver on this node (libcuda.so.1 not found)"
+            + " | GPU node",
+        "/tmp/c/libjnicudart.so: libcudart.so.13: cannot open shared object file: No such file or directory"
+            + " | the CUDA runtime libcudart.so.13 was not found | -Pcuda12",
+        "/tmp/c/libjninccl.so: libnccl.so.2: cannot open shared object file: No such file or directory"
+            + " | NCCL (libnccl.so.2) was not found | module load nccl",
+        "/tmp/c/libjnicudart.so: /lib64/libc.so.6: version `GLIBC_2.34' not found (required by /tmp/c/libjnicudart.so)"
+            + " | needs GLIBC_2.34 | -Pcuda12-glibc228",
+        "Could not find jnicudart in class, module, and library paths. | carries no jnicudart for platform"
+            + " linux-x86_64 | -Djavacpp.platform=linux-x86_64",
+        "Platform \"macosx-arm64\" not supported by class org.bytedeco.cuda.global.cudart | this is macosx-arm64"
+            + " | Linux on x86_64 or arm64",
+        "java.io.IOException: Could not create the cache: Set the \"org.bytedeco.javacpp.cachedir\" system property."
+            + " | could not create its library cache | CCTK_JAVACPP_CACHE",
+        "something nobody has seen | something nobody has seen | this build is for CUDA 13",
+    })
+    void eachMeasuredFailureIsExplained(final String cause, final String what, final String fix) {
+        final String chain = TOP + "java.lang.UnsatisfiedLinkError: " + cause + "\n";
+        final String text = NcclLibraries.explain(chain, "linux-x86_64", 13, null);
+        assertThat(text).startsWith("The nccl backend cannot start on ").contains(what.trim(), fix.trim())
+                .doesNotContain("java.library.path", "UnsatisfiedLinkError");
+    }
+
+    @Test
+    void aSpecLibraryIsNamedWhenNcclIsMissing() {
+        final String text = NcclLibraries.explain("x: libnccl.so.2: cannot open shared object file", "linux-x86_64",
+                12, "/opt/ncclx/lib");
+        assertThat(text).contains("(nccl.library: /opt/ncclx/lib)", "nccl.library");
+    }
+
+    @Test
+    void theCauseChainIsWalkedOnce() {
+        final Throwable inner = new UnsatisfiedLinkError("libcuda.so.1: cannot open shared object file");
+        final Throwable outer = new UnsatisfiedLinkError("no jnicudart in java.library.path");
+        outer.initCause(inner);
+        assertThat(NcclLibraries.chain(outer).lines()).hasSize(2).last().asString().contains("libcuda.so.1");
+    }
+
+    @Test
+    void theCacheGoesToNodeLocalDiskUnlessSaidOtherwise() {
+        assertThat(NcclLibraries.cacheDir(Map.of("CCTK_JAVACPP_CACHE", "/scratch/c", "SLURM_TMPDIR", "/x")))
+                .isEqualTo(Path.of("/scratch/c"));
+        assertThat(NcclLibraries.cacheDir(Map.of("SLURM_TMPDIR", "/local/job1", "TMPDIR", "/y", "USER", "ann")))
+                .isEqualTo(Path.of("/local/job1/cctk-javacpp-ann"));
+        assertThat(NcclLibraries.cacheDir(Map.of("TMPDIR", "/y", "USER", "a b"))).isEqualTo(Path.of("/y/cctk-javacpp-a_b"));
+        assertThat(NcclLibraries.cacheDir(Map.of("USER", "bo"))).isEqualTo(Path.of("/tmp/cctk-javacpp-bo"));
+    }
+
+    @Test
+    void mappedLibrariesAreReadFromProcMaps() {
+        final String maps = "7f00-7f01 r-xp 00000000 08:01 1 /usr/lib/x86_64-linux-gnu/libcuda.so.535.261.03\n"
+                + "7f02-7f03 r--p 00000000 08:01 2 /usr/local/cuda-13.0/lib/libcudart.so.13\n"
+                + "7f03-7f04 r-xp 00000000 08:01 2 /usr/local/cuda-13.0/lib/libcudart.so.13\n"
+                + "7f05-7f06 r-xp 00000000 08:01 3 /opt/nccl/lib/libnccl.so.2.27.3\n"
+                + "7f07-7f08 r-xp 00000000 08:01 4 /usr/lib/libc.so.6\n7f09-7f0a rw-p 00000000 00:00 0 \n";
+        assertThat(NcclLibraries.mapped(maps)).containsExactly("/usr/lib/x86_64-linux-gnu/libcuda.so.535.261.03",
+                "/usr/local/cuda-13.0/lib/libcudart.so.13", "/opt/nccl/lib/libnccl.so.2.27.3");
+    }
+
+    @Test
+    void theJarsPresetIsForCuda13ByDefault() {
+        assertThat(NcclLibraries.CUDA_MAJOR).isBetween(12, 13);
+    }
+
+    /** The real thing on this machine: no GPU driver here, so loading must explain, now and on every later call. */
+    @Test
+    void loadingOnThisMachineExplainsItselfEveryTime(@TempDir final Path cache) {
+        final boolean driver = Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libcuda.so.1"))
+                || Files.exists(Path.of("/usr/lib64/libcuda.so.1"));
+        final Map<String, String> env = Map.of("CCTK_JAVACPP_CACHE", cache.toString());
+        final CctkException first = catchThrowableOfType(CctkException.class, () -> NcclLibraries.load(env, null));
+        if (driver) {
+            return; // a machine with a driver may load; the GPU suite covers it
+        }
+        assertThat(first).isNotNull();
+        assertThat(first.exitCode()).isEqualTo(ExitCode.ENVIRONMENT);
+        assertThat(first.getMessage()).startsWith("The nccl backend cannot start on ").contains("libcuda.so.1")
+                .doesNotContain("UnsatisfiedLinkError", "NoClassDefFoundError");
+        final CctkException second = catchThrowableOfType(CctkException.class, () -> NcclLibraries.load(env, null));
+        assertThat(second).isSameAs(first);
+    }
+}

@@ -1,0 +1,98 @@
+package cctk.comm.nccl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import cctk.CctkException;
+import cctk.ExitCode;
+import cctk.bench.fixture.MemoryStore;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The parts of the nccl backend that need no GPU: enum values, versions, device choice, the unique id. */
+@Timeout(60)
+class NcclPartsTest {
+
+    @Test
+    void typesAndOperatorsHaveNcclsEnumValues() {
+        assertThat(Arrays.stream(DType.values()).map(NcclTypes::dataType).toList())
+                .containsExactly(7, 8, 6, 9, 0, 1, 2, 4);
+        assertThat(Arrays.stream(ReduceOp.values()).map(NcclTypes::redOp).toList()).containsExactly(0, 1, 3, 2, 4);
+        assertThat(NcclTypes.minimumVersion(DType.BFLOAT16)).isEqualTo(21_000);
+        assertThat(NcclTypes.minimumVersion(ReduceOp.AVG)).isEqualTo(21_000);
+        assertThat(NcclTypes.minimumVersion(ReduceOp.MAX)).isEqualTo(20_000);
+    }
+
+    @Test
+    void versionCodesOfBothSchemesReadTheSame() {
+        assertThat(NcclTypes.versionText(22_703)).isEqualTo("2.27.3");
+        assertThat(NcclTypes.versionText(2804)).isEqualTo("2.8.4");
+        assertThat(NcclTypes.normalised(2708)).isEqualTo(20_708).isGreaterThanOrEqualTo(NcclLibraries.MIN_NCCL);
+        assertThat(NcclTypes.normalised(2604)).isLessThan(NcclLibraries.MIN_NCCL);
+        assertThat(Cuda.versionText(12_040)).isEqualTo("12.4");
+        assertThat(Cuda.versionText(13_030)).isEqualTo("13.3");
+    }
+
+    @Test
+    void localRankPicksTheDeviceOrTheMapDoes() {
+        assertThat(DeviceChoice.pick(0, 4, List.of())).isZero();
+        assertThat(DeviceChoice.pick(6, 4, List.of())).isEqualTo(2);
+        assertThat(DeviceChoice.pick(3, 1, List.of())).isZero();
+        assertThat(DeviceChoice.pick(1, 4, List.of(3, 2, 1, 0))).isEqualTo(2);
+        assertThatThrownBy(() -> DeviceChoice.pick(2, 4, List.of(0, 1))).isInstanceOf(CctkException.class)
+                .hasMessageContaining("maps 2 local ranks").hasMessageContaining("local rank 2");
+        assertThatThrownBy(() -> DeviceChoice.pick(0, 2, List.of(5))).hasMessageContaining("device 5")
+                .hasMessageContaining("sees 2 GPU(s) (0-1)");
+        assertThatThrownBy(() -> DeviceChoice.pick(0, 0, List.of())).isInstanceOf(CctkException.class)
+                .hasMessageContaining("sees no GPU");
+    }
+
+    @Test
+    void rankZerosUniqueIdReachesEveryRankByteForByte() throws Exception {
+        final int world = 4;
+        final MemoryStore store = new MemoryStore(world, 10_000);
+        final byte[] id = new byte[UniqueIdExchange.ID_BYTES];
+        for (int i = 0; i < id.length; i++) {
+            id[i] = (byte) (i * 37 + 11);
+        }
+        final Set<Integer> creators = new HashSet<>();
+        final ExecutorService pool = Executors.newFixedThreadPool(world);
+        try {
+            final List<Future<byte[]>> got = new ArrayList<>();
+            for (int r = 0; r < world; r++) {
+                final int rank = r;
+                got.add(pool.submit(() -> UniqueIdExchange.share(store, "nccl/nccl/w4/nccl-unique-id", rank, () -> {
+                    synchronized (creators) {
+                        creators.add(rank);
+                    }
+                    return id.clone();
+                })));
+            }
+            for (final Future<byte[]> f : got) {
+                assertThat(f.get()).isEqualTo(id);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(creators).containsExactly(0);
+    }
+
+    @Test
+    void anIdOfTheWrongSizeIsRefused() {
+        final MemoryStore store = new MemoryStore(2, 1_000);
+        store.set("k", new byte[64]);
+        assertThatThrownBy(() -> UniqueIdExchange.share(store, "k", 1, () -> null))
+                .isInstanceOfSatisfying(CctkException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCode.INTERNAL))
+                .hasMessageContaining("has 64 bytes, expected 128");
+    }
+}

@@ -1,0 +1,62 @@
+package cctk.comm.nccl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** NCCL INFO logs (the line shapes of NCCL 2.18-2.27) summarised into the transport a rank used. */
+@Timeout(30)
+class TransportSummaryTest {
+
+    @Test
+    void gpuDirectRdmaAndNvlinkAreCountedPerKind() {
+        final List<String> log = List.of(
+                "nid001:1234:1234 [0] NCCL INFO NCCL version 2.27.3+cuda12.9",
+                "nid001:1234:1250 [0] NCCL INFO Using network IB",
+                "nid001:1234:1250 [0] NCCL INFO NVLS multicast support is available on dev 0 (NVLS_NCHANNELS 16)",
+                "nid001:1234:1260 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
+                "nid001:1234:1260 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[1] via P2P/CUMEM/read",
+                "nid001:1234:1261 [0] NCCL INFO Channel 00/0 : 3[3] -> 4[0] [send] via NET/IB/0/GDRDMA",
+                "nid001:1234:1261 [0] NCCL INFO Channel 00/0 : 7[3] -> 0[0] [receive] via NET/IB/0/GDRDMA",
+                "nid001:1234:1261 [0] NCCL INFO Connected all rings, use ring PXN 0 GDR 1");
+        assertThat(TransportSummary.of(log)).isEqualTo("net IB; NET/IB GDRDMA x2, P2P/CUMEM x2, NVLS");
+    }
+
+    @Test
+    void aFallbackToSocketsShowsAtAGlance() {
+        final List<String> log = List.of(
+                "h1:9:9 [0] NCCL INFO NET/IB : No device found.",
+                "h1:9:9 [0] NCCL INFO Using network Socket",
+                "h1:9:20 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0",
+                "h1:9:20 [0] NCCL INFO Channel 01/0 : 1[0] -> 0[0] [receive] via NET/Socket/1",
+                "h1:9:20 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM/direct/direct",
+                "h1:9:20 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/direct pointer",
+                "h1:9:20 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC");
+        assertThat(TransportSummary.of(log))
+                .isEqualTo("net Socket; NET/Socket x2, P2P/IPC x1, P2P/direct pointer x1, SHM x1");
+    }
+
+    @Test
+    void ibWithoutGdrAndQuietLogs() {
+        assertThat(TransportSummary.of(List.of("a [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/1")))
+                .isEqualTo("NET/IB no-GDRDMA x1");
+        assertThat(TransportSummary.of(List.of("a NCCL WARN something", "plain text via NET/IB"))).isEqualTo("none");
+        assertThat(TransportSummary.kind("NET/AWS Libfabric/0/GDRDMA")).isEqualTo("NET/AWS Libfabric GDRDMA");
+        assertThat(TransportSummary.kind("COLLNET/x")).isEqualTo("CollNet");
+    }
+
+    @Test
+    void theDebugFileIsFoundByHostAndPid(@TempDir final Path dir) throws Exception {
+        Files.writeString(dir.resolve("nid7.42.log"), "x [0] NCCL INFO Using network IB\n");
+        final String pattern = dir + "/%h.%p.log";
+        assertThat(TransportSummary.debugFile(pattern, "nid7.cluster.org", 42)).isEqualTo(dir + "/nid7.42.log");
+        assertThat(TransportSummary.ofFile(pattern, "nid7.cluster.org", 42)).isEqualTo("net IB");
+        assertThat(TransportSummary.ofFile(pattern, "nid8", 42)).startsWith("unknown (").endsWith("unreadable)");
+        assertThat(TransportSummary.ofFile(null, "nid7", 42)).contains("nccl.debug: true");
+    }
+}
