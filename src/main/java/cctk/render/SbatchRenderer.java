@@ -218,7 +218,7 @@ public final class SbatchRenderer {
         final List<ShellText> lines = new ArrayList<>();
         addExports(lines, "nccl_env", spec.ncclEnv());
         addExports(lines, "env", spec.env());
-        final ShellText debug = SrunSteps.ncclDebug(spec);
+        final ShellText debug = SrunSteps.ncclSetup(spec);
         if (debug != null) {
             lines.add(debug);
         }

@@ -105,15 +105,28 @@ final class SrunSteps {
         };
     }
 
-    /** nccl.debug's exports: NCCL's INFO log, one file per rank (NCCL fills %h and %p), read back by each rank. */
-    static ShellText ncclDebug(final JobSpec spec) {
-        if (!runsNccl(spec) || !spec.nccl().debug()) {
+    /**
+     * The nccl section's lines before the steps: the profiles/ directory for nccl.profiler's reports, and for
+     * nccl.debug NCCL's INFO log, one file per rank (NCCL fills %h and %p), which each rank reads back. Null if none.
+     */
+    static ShellText ncclSetup(final JobSpec spec) {
+        if (!runsNccl(spec)) {
             return null;
         }
-        final ShellText dir = ShellQuote.quote("job.output_dir", spec.job().outputDir() + "/nccl-debug");
-        final ShellText file = ShellQuote.quote("job.output_dir", spec.job().outputDir() + "/nccl-debug/%h.%p.log");
-        return ShellQuote.passThrough("# nccl.debug: NCCL's INFO log per rank, summarised in each rank's header line\n"
-                + "mkdir -p -- " + dir.text() + "\nexport NCCL_DEBUG=INFO\nexport NCCL_DEBUG_FILE=" + file.text());
+        final String out = spec.job().outputDir();
+        final StringBuilder sb = new StringBuilder();
+        if (spec.nccl().profiler() != NcclOptions.Profiler.NONE) {
+            sb.append("# nccl.profiler: one ").append(spec.nccl().profiler().specName()).append(" report per rank\n")
+                    .append("mkdir -p -- ").append(ShellQuote.quote("job.output_dir", out + "/profiles").text());
+        }
+        if (spec.nccl().debug()) {
+            sb.append(sb.length() == 0 ? "" : "\n")
+                    .append("# nccl.debug: NCCL's INFO log per rank, summarised in each rank's header line\n")
+                    .append("mkdir -p -- ").append(ShellQuote.quote("job.output_dir", out + "/nccl-debug").text())
+                    .append("\nexport NCCL_DEBUG=INFO\nexport NCCL_DEBUG_FILE=")
+                    .append(ShellQuote.quote("job.output_dir", out + "/nccl-debug/%h.%p.log").text());
+        }
+        return sb.length() == 0 ? null : ShellQuote.passThrough(sb.toString());
     }
 
     private static String orDefault(final String value, final String fallback) {
