@@ -3,7 +3,7 @@ package cctk.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.ExitCode;
-import cctk.bench.fixture.MemoryStore;
+import cctk.comm.MemoryStore;
 import cctk.bench.fixture.ThreadCommunicator;
 import cctk.coll.CollectiveType;
 import cctk.comm.CommBuffer;
@@ -86,7 +86,7 @@ class IterationTimerTest {
         final Benchmark b = HarnessTest.bench(List.of(CollectiveType.ALL_REDUCE, CollectiveType.ALL_GATHER),
                 List.of(DType.FLOAT32), List.of(ReduceOp.SUM), List.of(new MessageSize(4096, false)), 1,
                 Benchmark.InPlace.OUT_OF_PLACE);
-        final MemoryStore store = new MemoryStore(2, 20_000);
+        final MemoryStore store = new MemoryStore(2, java.time.Duration.ofSeconds(20));
         final AtomicInteger timed = new AtomicInteger();
         final List<ExitCode> codes = ThreadCommunicator.run(2, ThreadCommunicator.shared(2), comm -> {
             final FixedClock clock = new FixedClock(comm);

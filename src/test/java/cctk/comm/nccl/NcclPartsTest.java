@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.bench.fixture.MemoryStore;
+import cctk.comm.MemoryStore;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import java.util.ArrayList;
@@ -60,7 +60,7 @@ class NcclPartsTest {
     @Test
     void rankZerosUniqueIdReachesEveryRankByteForByte() throws Exception {
         final int world = 4;
-        final MemoryStore store = new MemoryStore(world, 10_000);
+        final MemoryStore store = new MemoryStore(world, java.time.Duration.ofSeconds(10));
         final byte[] id = new byte[UniqueIdExchange.ID_BYTES];
         for (int i = 0; i < id.length; i++) {
             id[i] = (byte) (i * 37 + 11);
@@ -89,7 +89,7 @@ class NcclPartsTest {
 
     @Test
     void anIdOfTheWrongSizeIsRefused() {
-        final MemoryStore store = new MemoryStore(2, 1_000);
+        final MemoryStore store = new MemoryStore(2, java.time.Duration.ofSeconds(1));
         store.set("k", new byte[64]);
         assertThatThrownBy(() -> UniqueIdExchange.share(store, "k", 1, () -> null))
                 .isInstanceOfSatisfying(CctkException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCode.INTERNAL))
