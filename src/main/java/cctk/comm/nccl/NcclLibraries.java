@@ -146,7 +146,7 @@ public final class NcclLibraries {
         final Matcher glibc = GLIBC.matcher(chain);
         if (glibc.find()) {
             return head + "this build's native code needs " + glibc.group(1) + ", newer than this node's C library"
-                    + " (ldd --version). Build cctk with mvn -Pcuda12-glibc228 package (JavaCPP 1.5.11, glibc 2.14+)"
+                    + " (ldd --version). Build cctk with mvn -Pcuda12-oldglibc package (JavaCPP 1.5.11, glibc 2.14+)"
                     + " and run it on a Java runtime built for old glibc (docs/nccl.md).";
         }
         final Matcher jni = NO_JNI.matcher(chain);

@@ -31,7 +31,7 @@ class NcclLibrariesTest {
         "/tmp/c/libjninccl.so: libnccl.so.2: cannot open shared object file: No such file or directory"
             + " | NCCL (libnccl.so.2) was not found | module load nccl",
         "/tmp/c/libjnicudart.so: /lib64/libc.so.6: version `GLIBC_2.34' not found (required by /tmp/c/libjnicudart.so)"
-            + " | needs GLIBC_2.34 | -Pcuda12-glibc228",
+            + " | needs GLIBC_2.34 | -Pcuda12-oldglibc",
         "Could not find jnicudart in class, module, and library paths. | carries no jnicudart for platform"
             + " linux-x86_64 | -Djavacpp.platform=linux-x86_64",
         "Platform \"macosx-arm64\" not supported by class org.bytedeco.cuda.global.cudart | this is macosx-arm64"
