@@ -26,11 +26,11 @@ prepare() {
     cp "$m2/org/junit/platform/junit-platform-console-standalone/1.11.4/junit-platform-console-standalone-1.11.4.jar" \
        "$m2/org/assertj/assertj-core/3.26.3/assertj-core-3.26.3.jar" \
        "$m2/net/bytebuddy/byte-buddy/1.14.18/byte-buddy-1.14.18.jar" "$DEV/lib/"
-    # java.base + jdk.unsupported is all cctk and JavaCPP need (research: javacpp-nccl.md section 5); JDK 17's
+    # java.base + jdk.unsupported is all cctk and JavaCPP need (java.logging: the JUnit launcher); JDK 17's
     # runtime needs glibc >= 2.34 like the 1.5.12+ presets; CCTK_DEVICE_JDK=<temurin 25> for older glibc
     local compress=--compress=2
     "$JDK_RUNTIME/bin/java" -version 2>&1 | grep -q '"17' || compress=--compress=zip-9
-    "$JDK_RUNTIME/bin/jlink" --add-modules java.base,jdk.unsupported,java.management --strip-debug \
+    "$JDK_RUNTIME/bin/jlink" --add-modules java.base,jdk.unsupported,java.logging --strip-debug \
         --no-header-files --no-man-pages "$compress" --output "$DEV/rt"
     cp scripts/device-gpu-one.yaml scripts/torch_allreduce.py "$DEV/"
     du -sh "$DEV"
@@ -71,7 +71,7 @@ run_on_device() {
     local rc=0
     $java -Dcctk.gpu.required=true -Dcctk.gpu.csvDir="$out" -jar "$DEV/lib/junit-platform-console-standalone-1.11.4.jar" \
         execute -cp "$jar:$DEV/test-classes:$DEV/lib/assertj-core-3.26.3.jar:$DEV/lib/byte-buddy-1.14.18.jar" \
-        --select-class cctk.comm.nccl.NcclGpuTest --include-tag gpu --details=tree \
+        --select-class cctk.comm.nccl.NcclGpuTest --include-tag gpu --details=tree --disable-ansi-colors \
         > "$out/gpu-suite.txt" 2>&1 || rc=$?
     tail -40 "$out/gpu-suite.txt"
     if python3 "$DEV/torch_allreduce.py" --min 1024 --max $((1 << 30)) --factor 4 > "$out/torch.csv" 2>"$out/torch.err"; then
