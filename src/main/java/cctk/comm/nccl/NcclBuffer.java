@@ -88,8 +88,6 @@ final class NcclBuffer implements CommBuffer {
             }
             done += n;
         }
-        if (!toDevice) {
-            host.position(host.position() + length);
-        }
+        host.position(host.position() + length);
     }
 }
