@@ -43,7 +43,8 @@ public final class SpecPaths {
                     b.timeoutSeconds());
         }
         final Path source = spec.source() == null ? null : base.resolve(spec.source()).normalize();
-        return new JobSpec(source, job, cluster, spec.resources(), spec.ncclEnv(), spec.env(), benchmark);
+        return new JobSpec(source, job, cluster, spec.resources(), spec.ncclEnv(), spec.env(), benchmark,
+                spec.references());
     }
 
     /** One path against the base; null and blank stay as they are (not given). */

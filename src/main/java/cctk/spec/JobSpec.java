@@ -1,6 +1,7 @@
 package cctk.spec;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,7 +15,9 @@ import java.util.Map;
  * @param ncclEnv   validated NCCL_* variables, in spec order
  * @param env       other exported variables (FI_*, GLOO_*, cctk's own), in spec order
  * @param benchmark what to measure
+ * @param references expected bus bandwidths that {@code cctk report} and a run judge (empty when none)
  */
 public record JobSpec(Path source, Job job, Cluster cluster, Resources resources,
-                      Map<String, String> ncclEnv, Map<String, String> env, Benchmark benchmark) {
+                      Map<String, String> ncclEnv, Map<String, String> env, Benchmark benchmark,
+                      List<Reference> references) {
 }

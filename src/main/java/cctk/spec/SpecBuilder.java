@@ -37,8 +37,9 @@ final class SpecBuilder {
         final Map<String, String> nccl = ncclEnv(top.section("nccl_env"));
         final Map<String, String> env = env(top.section("env"));
         final Benchmark benchmark = BenchmarkBuilder.build(top.section("benchmark"), resources, resourcesOk);
+        final List<Reference> references = ReferenceBuilder.build(top);
         top.finish();
-        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark);
+        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark, references);
     }
 
     private static Job job(final Section s, final Path file) {
