@@ -13,7 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
@@ -60,7 +61,7 @@ public final class Plots {
         }
         if (!all.isEmpty()) {
             final String size = SizeText.of(atBytes);
-            out.add(save(barChart(all, atBytes, "Bus bandwidth of every run at " + size + where(all)),
+            out.add(save(barChart(all, atBytes, "Bus bandwidth at " + measuredAt(all, atBytes) + where(all)),
                 dir.resolve("comparison_at_" + size.replace(" ", "") + ".png"),
                 "bus bandwidth of every run and collective at " + size));
         }
@@ -70,20 +71,33 @@ public final class Plots {
     private static XYChart lineChart(final String title, final String yTitle, final List<Series> lines,
                                      final ToDoubleFunction<Result> y) {
         final XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("message size (bytes, log scale; 1 MB = 1e6 B)").yAxisTitle(yTitle + ", log scale").build();
+            .xAxisTitle("message size (log scale, binary units: 1 MiB = 2^20 B)").yAxisTitle(yTitle).build();
         style(c.getStyler());
-        c.getStyler().setXAxisLogarithmic(true);
-        c.getStyler().setYAxisLogarithmic(true);
-        c.getStyler().setxAxisTickLabelsFormattingFunction(Plots::bytesLabel);
+        // x is log2(bytes) on a linear axis, so that ticks fall on powers of two and read as KiB/MiB/GiB
+        c.getStyler().setxAxisTickLabelsFormattingFunction(Plots::powerOfTwoLabel);
         c.getStyler().setYAxisDecimalPattern("#,##0.###");
         c.getStyler().setMarkerSize(7);
+        double lo = Double.MAX_VALUE;
+        double hi = 0;
+        for (final Series s : lines) {
+            for (final Result r : s.points()) {
+                final double v = y.applyAsDouble(r);
+                if (Double.isFinite(v) && v > 0) {
+                    lo = Math.min(lo, v);
+                    hi = Math.max(hi, v);
+                }
+            }
+        }
+        // a log y axis only pays when the values span a decade; within one it shows a single tick label
+        c.getStyler().setYAxisLogarithmic(hi / lo >= 10);
+        c.setYAxisTitle(yTitle + (hi / lo >= 10 ? ", log scale" : ""));
         for (final Series s : lines) {
             final List<Double> xs = new ArrayList<>();
             final List<Double> ys = new ArrayList<>();
             for (final Result r : s.points()) {
                 final double v = y.applyAsDouble(r);
                 if (Double.isFinite(v) && v > 0 && r.sizeBytes() > 0) {
-                    xs.add((double) r.sizeBytes());
+                    xs.add(Math.log(r.sizeBytes()) / Math.log(2));
                     ys.add(v);
                 }
             }
@@ -98,8 +112,8 @@ public final class Plots {
 
     private static CategoryChart barChart(final List<Series> all, final long atBytes, final String title) {
         final CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("collective (bars: runs, backend x world size; nearest measured size when " + SizeText.of(
-                atBytes) + " was not)").yAxisTitle("busbw (GB/s, 1e9 B/s)").build();
+            .xAxisTitle("collective (one bar per run: backend x world size)").yAxisTitle("busbw (GB/s, 1e9 B/s)")
+            .build();
         style(c.getStyler());
         c.getStyler().setYAxisDecimalPattern("#,##0.##");
         c.getStyler().setLabelsVisible(true);
@@ -142,27 +156,42 @@ public final class Plots {
         return new Plot(file, caption);
     }
 
-    /** Decimal size labels for the log axis's decade ticks: 1 kB, 10 MB, 1 GB. */
-    static String bytesLabel(final double bytes) {
-        final String[] units = {"B", "kB", "MB", "GB", "TB"};
-        double v = bytes;
-        int u = 0;
-        while (v >= 1000 && u < units.length - 1) {
-            v /= 1000;
-            u++;
+    /** A tick at x = log2(bytes): {@code 64 KiB} on whole powers of two, nothing between them. */
+    static String powerOfTwoLabel(final double log2) {
+        if (Math.abs(log2 - Math.rint(log2)) > 1e-9 || log2 < 0 || log2 > 62) {
+            return "";
         }
-        return String.format(Locale.ROOT, v == Math.rint(v) ? "%.0f %s" : "%.1f %s", v, units[u]);
+        return SizeText.of(1L << (long) Math.rint(log2));
     }
 
-    /** " (on cluster: hosts)" from the runs' hosts and clusters, shortened to stay on one title line. */
+    /** "100 MiB", or the measured size nearest to it when that is another. */
+    private static String measuredAt(final List<Series> all, final long atBytes) {
+        final java.util.TreeSet<Long> sizes = new java.util.TreeSet<>();
+        all.forEach(s -> sizes.add(s.nearest(atBytes).sizeBytes()));
+        if (sizes.size() == 1 && sizes.first() == atBytes) {
+            return SizeText.of(atBytes);
+        }
+        final String measured = sizes.size() == 1 ? SizeText.of(sizes.first())
+            : SizeText.of(sizes.first()) + " - " + SizeText.of(sizes.last());
+        return measured + ", nearest measured to " + SizeText.of(atBytes);
+    }
+
+    /** " (cluster: hosts)" from the runs' clusters and hosts, shortened to stay on one title line. */
     private static String where(final List<Series> lines) {
-        final Set<String> places = new LinkedHashSet<>();
+        final Map<String, Set<String>> byCluster = new LinkedHashMap<>();
         for (final Series s : lines) {
             final Run r = s.run();
-            if (!r.where().isEmpty()) {
-                places.add(r.where());
-            }
+            byCluster.computeIfAbsent(r.cluster() == null ? "" : r.cluster(), k -> new LinkedHashSet<>())
+                .addAll(r.hosts());
         }
+        final List<String> places = new ArrayList<>();
+        byCluster.forEach((cluster, hosts) -> {
+            final String h = String.join(", ", hosts);
+            final String p = cluster.isEmpty() ? h : h.isEmpty() ? cluster : cluster + ": " + h;
+            if (!p.isEmpty()) {
+                places.add(p);
+            }
+        });
         if (places.isEmpty()) {
             return "";
         }
