@@ -4,7 +4,6 @@ import cctk.comm.CommBuffer;
 import cctk.comm.DType;
 import cctk.comm.FileStore;
 import cctk.comm.ReduceOp;
-import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -116,9 +115,5 @@ class TcpCollectivesTest {
             final int at = got.mismatch(want);
             bad.add(what + ": first wrong byte " + at + " (element " + at / type.bytes() + ")");
         }
-    }
-
-    static IntToLongFunction unused() {
-        return r -> r;
     }
 }
