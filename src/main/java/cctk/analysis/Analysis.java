@@ -39,9 +39,10 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
 
     /**
      * {@code faster} takes less time than {@code slower} at {@code atBytes} and every larger common size, and
-     * did not at the common size just below.
+     * did not at the common size just below; {@code sizes} counts the common sizes from there on (1: only the
+     * largest, which one noisy point can decide).
      */
-    public record Crossover(String collective, Series faster, Series slower, long atBytes) {
+    public record Crossover(String collective, Series faster, Series slower, long atBytes, int sizes) {
     }
 
     /** {@code a}'s plateau busbw divided by {@code b}'s. */
@@ -131,7 +132,7 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
             from--;
         }
         if (from > 0 && from < common.size()) {
-            out.add(new Crossover(a.collective(), a, b, common.get(from)[0]));
+            out.add(new Crossover(a.collective(), a, b, common.get(from)[0], common.size() - from));
         }
     }
 }

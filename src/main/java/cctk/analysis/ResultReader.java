@@ -149,10 +149,9 @@ public final class ResultReader {
         }
     }
 
-    private String quietText(final Path f) {
-        final List<String> sink = new ArrayList<>();
-        final String t = text(f, sink);
-        return t;
+    /** A CSV's JSON header only adds who and where: its problems do not stop the CSV being read. */
+    private static String quietText(final Path f) {
+        return text(f, new ArrayList<>());
     }
 
     private String text(final Path f) {

@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * Everything read from the inputs of a report or comparison: the runs, their measurements, and one problem per
- * input that could not be read (file name first). Runs are sorted by backend, world size and start.
+ * input that could not be read (file name first). Runs are sorted by backend, world size and start, and the
+ * measurements by run.
  */
 public final class ResultSet {
 
@@ -28,7 +29,10 @@ public final class ResultSet {
         rs.sort(Comparator.comparing(Run::backend).thenComparingInt(Run::world)
             .thenComparing(r -> Objects.toString(r.start(), "")).thenComparing(Run::source));
         this.runs = List.copyOf(rs);
-        this.results = List.copyOf(results);
+        final List<Result> ordered = new ArrayList<>(results);
+        // stable: each run's measurements keep their file order
+        ordered.sort(Comparator.comparingInt(r -> runs.indexOf(r.run())));
+        this.results = List.copyOf(ordered);
         this.problems = List.copyOf(problems);
         for (final Run r : runs) {
             labels.put(r, label(r));

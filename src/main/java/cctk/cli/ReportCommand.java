@@ -2,7 +2,6 @@ package cctk.cli;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.analysis.Analysis;
 import cctk.analysis.ResultReader;
 import cctk.analysis.ResultSet;
 import cctk.analysis.Verdict;
@@ -97,7 +96,4 @@ final class ReportCommand implements Callable<Integer> {
         }
         throw CctkException.usage("expected a size with a byte unit such as 100MiB or 64KiB, found '" + text + "'.");
     }
-
-    /** Keeps the analysis default visible in one place. */
-    static final double DEFAULT_CV = Analysis.DEFAULT_CV_LIMIT;
 }

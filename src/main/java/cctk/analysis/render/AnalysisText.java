@@ -41,7 +41,8 @@ public final class AnalysisText {
         }
         for (final Analysis.Crossover c : a.crossovers()) {
             out.add("  " + c.collective() + ": " + c.faster().name() + " overtakes " + c.slower().name() + " at "
-                + SizeText.of(c.atBytes()));
+                + SizeText.of(c.atBytes()) + (c.sizes() == 1 ? " (the largest size only: check it is not noise)"
+                : " (" + c.sizes() + " sizes)"));
         }
         out.add("");
         out.add("Ratios of plateau busbw (same backend or same world size):");

@@ -2,7 +2,6 @@ package cctk.analysis.render;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 

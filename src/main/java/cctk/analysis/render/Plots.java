@@ -75,7 +75,7 @@ public final class Plots {
         style(c.getStyler());
         // x is log2(bytes) on a linear axis, so that ticks fall on powers of two and read as KiB/MiB/GiB
         c.getStyler().setxAxisTickLabelsFormattingFunction(Plots::powerOfTwoLabel);
-        c.getStyler().setYAxisDecimalPattern("#,##0.###");
+        c.getStyler().setYAxisDecimalPattern("#,##0.#####");
         c.getStyler().setMarkerSize(7);
         double lo = Double.MAX_VALUE;
         double hi = 0;
