@@ -48,9 +48,7 @@ public final class ResultReader {
         if (!Files.exists(p)) {
             problems.add(p + ": no such file or directory");
         } else if (Files.isDirectory(p)) {
-            final int before = stems.size();
-            walk(p);
-            if (stems.size() == before) {
+            if (walk(p) == 0) {
                 problems.add(p + ": no result files (*.csv, *.json) in this directory");
             }
         } else {
@@ -58,7 +56,9 @@ public final class ResultReader {
         }
     }
 
-    private void walk(final Path dir) {
+    /** Adds the result files under {@code dir}; returns how many it found. */
+    private int walk(final Path dir) {
+        final int[] found = {0};
         try {
             Files.walkFileTree(dir, java.util.Set.of(), MAX_DEPTH, new SimpleFileVisitor<>() {
                 @Override
@@ -69,8 +69,8 @@ public final class ResultReader {
 
                 @Override
                 public FileVisitResult visitFile(final Path f, final BasicFileAttributes a) {
-                    if (a.isRegularFile()) {
-                        add(f, false);
+                    if (a.isRegularFile() && add(f, false)) {
+                        found[0]++;
                     }
                     return FileVisitResult.CONTINUE;
                 }
@@ -78,10 +78,11 @@ public final class ResultReader {
         } catch (final IOException e) {
             problems.add(dir + ": cannot list it: " + e.getMessage());
         }
+        return found[0];
     }
 
-    /** Files are grouped by stem so that a run's CSV and JSON count once. */
-    private void add(final Path f, final boolean named) {
+    /** Files are grouped by stem so that a run's CSV and JSON count once; false for a file that is no result. */
+    private boolean add(final Path f, final boolean named) {
         final String name = f.getFileName().toString();
         final String plain = name.endsWith(".part") ? name.substring(0, name.length() - 5) : name;
         final boolean csv = plain.endsWith(".csv");
@@ -89,12 +90,13 @@ public final class ResultReader {
             if (named) {
                 problems.add(f + ": not a result file (cctk reads *.csv and *.json results); skipped");
             }
-            return;
+            return false;
         }
         final String stem = f.toAbsolutePath().normalize().getParent()
             .resolve(plain.substring(0, plain.lastIndexOf('.'))) + (name.endsWith(".part") ? ".part" : "");
         final Path[] pair = stems.computeIfAbsent(stem, k -> new Path[2]);
         pair[csv ? 0 : 1] = f;
+        return true;
     }
 
     private void stem(final Path csv, final Path json) {
