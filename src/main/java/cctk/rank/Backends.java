@@ -10,8 +10,9 @@ import cctk.comm.tcp.TcpCommunicator;
 import cctk.comm.tcp.TcpOptions;
 import cctk.spec.JobSpec;
 import java.time.Duration;
+import java.util.List;
 
-/** Picks the communicator for a backend name and runs the harness on it: the one place that knows them all. */
+/** Picks the communicator for a backend name: the one place that knows them all. */
 public final class Backends {
 
     private Backends() {
@@ -20,18 +21,24 @@ public final class Backends {
     /** A {@link RankMain.BackendRun}: connects {@code backend}'s communicator, runs the sweep, closes it. */
     public static ExitCode run(final String backend, final RankIdentity id, final Store store, final JobSpec spec,
                                final RunContext context) {
-        try (Communicator comm = connect(backend, id, store, spec)) {
+        final Duration deadline = Duration.ofSeconds(spec.benchmark().timeoutSeconds());
+        try (Communicator comm = connect(backend, id, store, spec.resources().nics(), deadline)) {
             return new Harness(comm, store, spec, context).run();
         }
     }
 
-    private static Communicator connect(final String backend, final RankIdentity id, final Store store,
-                                        final JobSpec spec) {
-        final Duration deadline = Duration.ofSeconds(spec.benchmark().timeoutSeconds());
+    /**
+     * Connects this rank to the others of its step on {@code backend}, meeting them through {@code store}.
+     *
+     * @param nics     the NICs to use by name (empty: the backend's default)
+     * @param deadline how long any wait on a peer may last
+     */
+    public static Communicator connect(final String backend, final RankIdentity id, final Store store,
+                                       final List<String> nics, final Duration deadline) {
         if ("tcp".equals(backend)) {
             final boolean multiNode = id.nodes().stream().distinct().count() > 1;
-            final TcpOptions options = new TcpOptions(spec.resources().nics(), multiNode, deadline,
-                    TcpOptions.DEFAULT_SOCKET_BUFFER, "tcp/w" + id.worldSize() + "/");
+            final TcpOptions options = new TcpOptions(nics, multiNode, deadline, TcpOptions.DEFAULT_SOCKET_BUFFER,
+                    "w" + id.worldSize());
             return TcpCommunicator.connect(options, id.rank(), id.worldSize(), store);
         }
         throw new CctkException(ExitCode.ENVIRONMENT, "backend '" + backend + "' is not available in this build of"

@@ -72,6 +72,12 @@ public final class RankConfiguration {
     private RankConfiguration() {
     }
 
+    /** Whether {@code env} says this process is one rank of a job (cctk run, srun, torchrun or mpirun). */
+    public static boolean startedAsRank(final Map<String, String> env) {
+        return optional(env, CCTK_LAUNCH_ID_PROP) != null || optional(env, SLURM_PROCID_PROP) != null
+                || optional(env, RANK_PROP) != null || optional(env, OMPI_RANK_PROP) != null;
+    }
+
     /** The value of {@code name}, or null when unset or blank. */
     static String optional(final Map<String, String> env, final String name) {
         final String v = env.get(name);

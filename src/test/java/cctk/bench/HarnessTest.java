@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.bench.fixture.MemoryStore;
+import cctk.comm.MemoryStore;
 import cctk.bench.fixture.ThreadCommunicator;
 import cctk.coll.CollectiveType;
 import cctk.comm.DType;
@@ -49,7 +49,7 @@ class HarnessTest {
 
     List<ExitCode> run(final int world, final ThreadCommunicator.Shared shared, final Benchmark b,
                        final StringWriter progress) {
-        store = new MemoryStore(world, 20_000);
+        store = new MemoryStore(world, java.time.Duration.ofSeconds(20));
         return ThreadCommunicator.run(world, shared, comm -> {
             final RunContext ctx = new RunContext("0.1.0-test", Path.of("configs/t.yaml"), "job7",
                 "host-" + comm.rank() + " pid 1", dir, Map.of("NCCL_DEBUG", "WARN"));

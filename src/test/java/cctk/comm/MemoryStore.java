@@ -56,6 +56,11 @@ public final class MemoryStore implements Store {
         }
     }
 
+    /** Every key set so far, sorted (tests check namespacing). */
+    public synchronized java.util.Set<String> keys() {
+        return new java.util.TreeSet<>(values.keySet());
+    }
+
     @Override
     public void close() {
         // nothing to release
