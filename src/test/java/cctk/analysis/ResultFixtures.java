@@ -3,10 +3,10 @@ package cctk.analysis;
 import cctk.ExitCode;
 import cctk.bench.Harness;
 import cctk.bench.RunContext;
-import cctk.bench.fixture.MemoryStore;
 import cctk.bench.fixture.ThreadCommunicator;
 import cctk.coll.CollectiveType;
 import cctk.comm.DType;
+import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;
 import cctk.spec.Cluster;
@@ -45,7 +45,7 @@ final class ResultFixtures {
             new Benchmark.Imbalance(2.0, null), 30);
         final JobSpec spec = new JobSpec(null, null, new Cluster("fixture", null, null, null, null, null, List.of(),
             List.of(), null, "java", "cctk.jar"), null, Map.of(), Map.of(), b, refs);
-        final MemoryStore store = new MemoryStore(world, 20_000);
+        final MemoryStore store = new MemoryStore(world, java.time.Duration.ofSeconds(20));
         final List<ExitCode> codes = ThreadCommunicator.run(world, ThreadCommunicator.shared(world), comm -> {
             final RunContext ctx = new RunContext("test", Path.of("configs/t.yaml"), "job" + world,
                 "rank " + comm.rank() + " host node" + (comm.rank() / 2) + " pid 1", dir, Map.of());
