@@ -439,7 +439,8 @@ cmd_start() {
     rm -rf "$SPOOL"
     install -d -m 0755 "$SPOOL" "$SPOOL/d"
     install -d -o slurm -g slurm -m 0755 "$SPOOL/ctld" "$LOGS"
-    install -o slurm -g slurm -m 0644 /dev/null "$LOGS/jobcomp.log"
+    # the finished-job log survives restarts, so CI can show every job of a run at the end
+    [ -e "$LOGS/jobcomp.log" ] || install -o slurm -g slurm -m 0644 /dev/null "$LOGS/jobcomp.log"
     put_conf "$RUN/slurm.conf" "$CONF"
     put_conf "$RUN/gres.conf" "$GRES_CONF"
     if [ "$mode" = netns ]; then
