@@ -1,0 +1,147 @@
+package cctk.comm;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+
+/**
+ * Element-wise reductions over typed NIO views, for CPU backends: {@code out[o+i] = a[ai+i] op b[bi+i]}.
+ * Each dtype travels in its typed view: float32 FloatBuffer, float64 DoubleBuffer, float16 and bfloat16
+ * ShortBuffer (bits), int8 and uint8 ByteBuffer, int32 IntBuffer, int64 LongBuffer. Indices count elements.
+ * Loops are plain index loops with the operator chosen outside, so the JIT can unroll and vectorise them.
+ * Semantics: AVG reduces as SUM and {@link #divide} finishes it. Integer SUM and PROD wrap around
+ * (two's complement); uint8 compares and divides unsigned; integer AVG truncates toward zero (uint8: floor).
+ * float16 and bfloat16 widen to float, apply the operator and round back to nearest even at every step.
+ * {@code out} may be {@code a} or {@code b} at the same index (in-place).
+ */
+public final class Reductions {
+
+    private Reductions() {
+    }
+
+    /** {@code out[o..o+n) = a[ai..] op b[bi..]}; AVG behaves as SUM. */
+    public static void reduce(final DType type, final ReduceOp op, final Buffer out, final int o,
+                              final Buffer a, final int ai, final Buffer b, final int bi, final int n) {
+        switch (type) {
+            case FLOAT32 -> f32(op, (FloatBuffer) out, o, (FloatBuffer) a, ai, (FloatBuffer) b, bi, n);
+            case FLOAT64 -> f64(op, (DoubleBuffer) out, o, (DoubleBuffer) a, ai, (DoubleBuffer) b, bi, n);
+            case FLOAT16, BFLOAT16 -> half(type == DType.BFLOAT16, op, (ShortBuffer) out, o,
+                    (ShortBuffer) a, ai, (ShortBuffer) b, bi, n);
+            case INT8 -> IntegerReductions.i8(op, (ByteBuffer) out, o, (ByteBuffer) a, ai, (ByteBuffer) b, bi, n);
+            case UINT8 -> IntegerReductions.u8(op, (ByteBuffer) out, o, (ByteBuffer) a, ai, (ByteBuffer) b, bi, n);
+            case INT32 -> IntegerReductions.i32(op, (IntBuffer) out, o, (IntBuffer) a, ai, (IntBuffer) b, bi, n);
+            case INT64 -> IntegerReductions.i64(op, (LongBuffer) out, o, (LongBuffer) a, ai, (LongBuffer) b, bi, n);
+            default -> throw new IllegalArgumentException("no reduction for " + type);
+        }
+    }
+
+    /** Finishes AVG: {@code buf[i..i+n) /= divisor} (integer types truncate; uint8 unsigned). */
+    public static void divide(final DType type, final Buffer buf, final int i, final int n, final int divisor) {
+        switch (type) {
+            case FLOAT32 -> {
+                final FloatBuffer f = (FloatBuffer) buf;
+                final float d = divisor;
+                for (int k = i; k < i + n; k++) {
+                    f.put(k, f.get(k) / d);
+                }
+            }
+            case FLOAT64 -> {
+                final DoubleBuffer f = (DoubleBuffer) buf;
+                final double d = divisor;
+                for (int k = i; k < i + n; k++) {
+                    f.put(k, f.get(k) / d);
+                }
+            }
+            case FLOAT16, BFLOAT16 -> {
+                final ShortBuffer s = (ShortBuffer) buf;
+                final boolean bf = type == DType.BFLOAT16;
+                final float d = divisor;
+                for (int k = i; k < i + n; k++) {
+                    s.put(k, narrow(bf, widen(bf, s.get(k)) / d));
+                }
+            }
+            default -> IntegerReductions.divide(type, buf, i, n, divisor);
+        }
+    }
+
+    private static void f32(final ReduceOp op, final FloatBuffer out, final int o, final FloatBuffer a, final int ai,
+                            final FloatBuffer b, final int bi, final int n) {
+        switch (op) {
+            case SUM, AVG -> {
+                for (int k = 0; k < n; k++) {
+                    out.put(o + k, a.get(ai + k) + b.get(bi + k));
+                }
+            }
+            case PROD -> {
+                for (int k = 0; k < n; k++) {
+                    out.put(o + k, a.get(ai + k) * b.get(bi + k));
+                }
+            }
+            case MIN -> {
+                for (int k = 0; k < n; k++) {
+                    out.put(o + k, Math.min(a.get(ai + k), b.get(bi + k)));
+                }
+            }
+            case MAX -> {
+                for (int k = 0; k < n; k++) {
+                    out.put(o + k, Math.max(a.get(ai + k), b.get(bi + k)));
+                }
+            }
+            default -> throw new IllegalArgumentException(op.name());
+        }
+    }
+
+    private static void f64(final ReduceOp op, final DoubleBuffer out, final int o, final DoubleBuffer a,
+                            final int ai, final DoubleBuffer b, final int bi, final int n) {
+        switch (op) {
+            case SUM, AVG -> {
+                for (int k = 0; k < n; k++) {
+                    out.put(o + k, a.get(ai + k) + b.get(bi + k));
+                }
+            }
+            case PROD -> {
+                for (int k = 0; k < n; k++) {
+                    out.put(o + k, a.get(ai + k) * b.get(bi + k));
+                }
+            }
+            case MIN -> {
+                for (int k = 0; k < n; k++) {
+                    out.put(o + k, Math.min(a.get(ai + k), b.get(bi + k)));
+                }
+            }
+            case MAX -> {
+                for (int k = 0; k < n; k++) {
+                    out.put(o + k, Math.max(a.get(ai + k), b.get(bi + k)));
+                }
+            }
+            default -> throw new IllegalArgumentException(op.name());
+        }
+    }
+
+    private static void half(final boolean bf, final ReduceOp op, final ShortBuffer out, final int o,
+                             final ShortBuffer a, final int ai, final ShortBuffer b, final int bi, final int n) {
+        for (int k = 0; k < n; k++) {
+            final float x = widen(bf, a.get(ai + k));
+            final float y = widen(bf, b.get(bi + k));
+            final float r = switch (op) {
+                case SUM, AVG -> x + y;
+                case PROD -> x * y;
+                case MIN -> Math.min(x, y);
+                case MAX -> Math.max(x, y);
+            };
+            out.put(o + k, narrow(bf, r));
+        }
+    }
+
+    private static float widen(final boolean bf, final short bits) {
+        return bf ? HalfFloats.bfloat16ToFloat(bits) : HalfFloats.float16ToFloat(bits);
+    }
+
+    private static short narrow(final boolean bf, final float value) {
+        return bf ? HalfFloats.floatToBfloat16(value) : HalfFloats.floatToFloat16(value);
+    }
+}

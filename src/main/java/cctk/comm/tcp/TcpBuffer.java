@@ -1,0 +1,117 @@
+package cctk.comm.tcp;
+
+import cctk.comm.CommBuffer;
+import cctk.comm.DType;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Host memory for the tcp backend: a slice of one direct, little-endian ByteBuffer allocated once. Keeps the
+ * per-slot cursors (duplicates) that socket reads and writes move, and typed views for reductions, created on
+ * first use so that steady-state collectives allocate nothing. At most 2 GiB - 1 bytes (one ByteBuffer).
+ * <b>Note:</b> not threadsafe.
+ */
+public final class TcpBuffer implements CommBuffer {
+
+    /** The memory all slices of one allocation share. */
+    static final class Memory {
+        final ByteBuffer base;
+        private ByteBuffer[] cursors = new ByteBuffer[0];
+        private final Buffer[] typed = new Buffer[DType.values().length];
+
+        Memory(final ByteBuffer base) {
+            this.base = base.order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        /** The cursor of transfer slot {@code slot}: an independent position/limit over this memory. */
+        ByteBuffer cursor(final int slot) {
+            if (slot >= cursors.length) {
+                final ByteBuffer[] grown = new ByteBuffer[Math.max(slot + 1, cursors.length * 2)];
+                System.arraycopy(cursors, 0, grown, 0, cursors.length);
+                cursors = grown;
+            }
+            ByteBuffer c = cursors[slot];
+            if (c == null) {
+                c = base.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+                cursors[slot] = c;
+            }
+            return c;
+        }
+
+        /** The whole memory seen as elements of {@code type}; element i starts at byte i * type.bytes(). */
+        Buffer typed(final DType type) {
+            Buffer t = typed[type.ordinal()];
+            if (t == null) {
+                final ByteBuffer b = base.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+                t = switch (type) {
+                    case FLOAT32 -> b.asFloatBuffer();
+                    case FLOAT64 -> b.asDoubleBuffer();
+                    case FLOAT16, BFLOAT16 -> b.asShortBuffer();
+                    case INT8, UINT8 -> b;
+                    case INT32 -> b.asIntBuffer();
+                    case INT64 -> b.asLongBuffer();
+                };
+                typed[type.ordinal()] = t;
+            }
+            return t;
+        }
+    }
+
+    final Memory memory;
+    final int offset;
+    final int length;
+
+    TcpBuffer(final Memory memory, final int offset, final int length) {
+        this.memory = memory;
+        this.offset = offset;
+        this.length = length;
+    }
+
+    static TcpBuffer allocate(final int bytes) {
+        return new TcpBuffer(new Memory(ByteBuffer.allocateDirect(bytes)), 0, bytes);
+    }
+
+    @Override
+    public long bytes() {
+        return length;
+    }
+
+    @Override
+    public CommBuffer slice(final long off, final long len) {
+        if (off < 0 || len < 0 || off + len > length) {
+            throw new IndexOutOfBoundsException("slice [" + off + ", " + (off + len) + ") of " + length + " bytes");
+        }
+        return new TcpBuffer(memory, offset + (int) off, (int) len);
+    }
+
+    @Override
+    public void upload(final ByteBuffer src, final long off) {
+        final int n = src.remaining();
+        if (off < 0 || off + n > length) {
+            throw new IndexOutOfBoundsException("upload of " + n + " bytes at " + off + " into " + length);
+        }
+        memory.base.put(offset + (int) off, src, src.position(), n);
+        src.position(src.limit());
+    }
+
+    @Override
+    public void download(final long off, final ByteBuffer dst) {
+        final int n = dst.remaining();
+        if (off < 0 || off + n > length) {
+            throw new IndexOutOfBoundsException("download of " + n + " bytes at " + off + " from " + length);
+        }
+        dst.put(dst.position(), memory.base, offset + (int) off, n);
+        dst.position(dst.limit());
+    }
+
+    /** Whether this and {@code other} share any byte. */
+    boolean overlaps(final TcpBuffer other) {
+        return memory == other.memory && offset < other.offset + other.length && other.offset < offset + length;
+    }
+
+    /** Whether this is exactly {@code other}'s bytes (the in-place case). */
+    boolean sameBytes(final TcpBuffer other) {
+        return memory == other.memory && offset == other.offset;
+    }
+}

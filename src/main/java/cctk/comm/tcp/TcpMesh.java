@@ -1,0 +1,286 @@
+package cctk.comm.tcp;
+
+import cctk.CctkException;
+import cctk.comm.Store;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Builds the full mesh: every rank listens on one port per NIC, publishes "host:port" per NIC in the store, connects
+ * to every lower rank (one connection per NIC, bound to that NIC's address) and accepts every higher rank.
+ * A 12-byte hello (rank, stripe, world size) tells the acceptor who called.
+ */
+final class TcpMesh {
+
+    private TcpMesh() {
+    }
+
+    /** Links indexed [peer][stripe]; the row of this rank is null. Blocking channels, not yet registered. */
+    static Link[][] connect(final TcpOptions options, final int rank, final int size, final Store store) {
+        final long deadline = System.nanoTime() + options.deadline().toNanos();
+        final List<InetAddress> local = localAddresses(options);
+        final int stripes = local.size();
+        final Link[][] links = new Link[size][];
+        final List<ServerSocketChannel> servers = new ArrayList<>();
+        try {
+            final StringBuilder endpoints = new StringBuilder();
+            for (final InetAddress address : local) {
+                final ServerSocketChannel server = ServerSocketChannel.open();
+                servers.add(server);
+                server.bind(new InetSocketAddress(address, 0), size * stripes + 8);
+                final InetSocketAddress bound = (InetSocketAddress) server.getLocalAddress();
+                endpoints.append(endpoints.length() == 0 ? "" : ",")
+                        .append(bound.getAddress().getHostAddress()).append('|').append(bound.getPort());
+            }
+            store.set(key(options, rank), endpoints.toString().getBytes(StandardCharsets.UTF_8));
+            for (int peer = 0; peer < rank; peer++) {
+                links[peer] = dial(options, rank, size, peer, local, store, deadline);
+            }
+            for (int peer = rank + 1; peer < size; peer++) {
+                links[peer] = new Link[stripes];
+            }
+            for (int s = 0; s < stripes; s++) {
+                for (int n = rank + 1; n < size; n++) {
+                    accept(options, rank, size, servers.get(s), s, links, deadline);
+                }
+            }
+            return links;
+        } catch (final IOException e) {
+            closeAll(links);
+            throw CctkException.environment("rank " + rank + " on " + hostName() + " could not build its tcp"
+                    + " connections: " + e.getMessage() + ".", e);
+        } catch (final RuntimeException e) {
+            closeAll(links);
+            throw e;
+        } finally {
+            for (final ServerSocketChannel server : servers) {
+                closeQuietly(server);
+            }
+        }
+    }
+
+    private static String key(final TcpOptions options, final int rank) {
+        return options.keyPrefix() + "/tcp/endpoints/" + rank;
+    }
+
+    private static Link[] dial(final TcpOptions options, final int rank, final int size, final int peer,
+                               final List<InetAddress> local, final Store store, final long deadline)
+            throws IOException {
+        final String[] endpoints = new String(store.get(key(options, peer)), StandardCharsets.UTF_8).split(",");
+        if (endpoints.length != local.size()) {
+            throw CctkException.environment("rank " + rank + " uses " + local.size() + " NIC(s) but rank " + peer
+                    + " published " + endpoints.length + "; every rank must name the same number of interfaces.");
+        }
+        final Link[] row = new Link[local.size()];
+        for (int s = 0; s < row.length; s++) {
+            final String[] hostPort = endpoints[s].split("\\|");
+            final InetSocketAddress remote = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
+            final SocketChannel channel = SocketChannel.open();
+            try {
+                tune(channel, options);
+                if (!options.interfaces().isEmpty()) {
+                    channel.bind(new InetSocketAddress(local.get(s), 0));
+                }
+                channel.socket().connect(remote, remainingMillis(deadline, rank, peer));
+                final ByteBuffer hello = ByteBuffer.allocate(12).putInt(rank).putInt(s).putInt(size).flip();
+                while (hello.hasRemaining()) {
+                    channel.write(hello);
+                }
+            } catch (final IOException e) {
+                closeQuietly(channel);
+                throw CctkException.environment("rank " + rank + " could not connect to rank " + peer + " at "
+                        + remote + " (stripe " + s + "): " + e.getMessage() + ". Is rank " + peer + " alive and is"
+                        + " the address reachable from " + hostName() + "?", e);
+            }
+            row[s] = new Link(peer, s, channel, "rank " + peer + " (" + remote + ")");
+        }
+        return row;
+    }
+
+    private static void accept(final TcpOptions options, final int rank, final int size,
+                               final ServerSocketChannel server, final int stripe, final Link[][] links,
+                               final long deadline) throws IOException {
+        server.socket().setSoTimeout(remainingMillis(deadline, rank, -1));
+        final Socket socket;
+        try {
+            socket = server.socket().accept();
+        } catch (final SocketTimeoutException e) {
+            throw CctkException.environment("rank " + rank + " waited " + options.deadline().toSeconds()
+                    + " s for higher ranks to connect (" + missing(links, rank, stripe) + " missing); they died,"
+                    + " stalled or cannot reach " + server.getLocalAddress() + ".");
+        }
+        final SocketChannel channel = socket.getChannel();
+        tune(channel, options);
+        socket.setSoTimeout(remainingMillis(deadline, rank, -1));
+        final InputStream in = socket.getInputStream();
+        final ByteBuffer hello = ByteBuffer.wrap(in.readNBytes(12));
+        if (hello.remaining() != 12) {
+            closeQuietly(channel);
+            throw CctkException.environment("rank " + rank + ": a connection from " + socket.getRemoteSocketAddress()
+                    + " closed before saying which rank it is.");
+        }
+        final int peer = hello.getInt();
+        final int peerStripe = hello.getInt();
+        final int peerSize = hello.getInt();
+        if (peerSize != size || peer <= rank || peer >= size || peerStripe != stripe || links[peer][stripe] != null) {
+            closeQuietly(channel);
+            throw CctkException.environment("rank " + rank + " (world size " + size + ") got an unexpected"
+                    + " connection from " + socket.getRemoteSocketAddress() + " claiming rank " + peer + " of "
+                    + peerSize + ", stripe " + peerStripe + "; is another job using the same store keys?");
+        }
+        links[peer][stripe] = new Link(peer, stripe, channel, "rank " + peer + " ("
+                + socket.getRemoteSocketAddress() + ")");
+    }
+
+    private static String missing(final Link[][] links, final int rank, final int stripe) {
+        final StringBuilder b = new StringBuilder("rank");
+        for (int p = rank + 1; p < links.length; p++) {
+            if (links[p][stripe] == null) {
+                b.append(' ').append(p);
+            }
+        }
+        return b.toString();
+    }
+
+    private static void tune(final SocketChannel channel, final TcpOptions options) throws IOException {
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        if (options.socketBufferBytes() > 0) {
+            channel.setOption(StandardSocketOptions.SO_SNDBUF, options.socketBufferBytes());
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, options.socketBufferBytes());
+        }
+    }
+
+    private static int remainingMillis(final long deadline, final int rank, final int peer) {
+        final long left = (deadline - System.nanoTime()) / 1_000_000L;
+        if (left <= 0) {
+            throw CctkException.environment("rank " + rank + " ran out of time building its tcp connections"
+                    + (peer >= 0 ? " (at rank " + peer + ")" : "") + ".");
+        }
+        return (int) Math.min(Integer.MAX_VALUE, left);
+    }
+
+    /** One address per stripe: the named NICs' addresses, or the default one. */
+    static List<InetAddress> localAddresses(final TcpOptions options) {
+        final List<InetAddress> out = new ArrayList<>();
+        if (options.interfaces().isEmpty()) {
+            if (!options.multiNode()) {
+                out.add(InetAddress.getLoopbackAddress());
+                return out;
+            }
+            final InetAddress self;
+            try {
+                self = InetAddress.getLocalHost();
+            } catch (final UnknownHostException e) {
+                throw CctkException.environment("host " + hostName() + " cannot resolve its own name (" + e.getMessage()
+                        + "); name the NIC to use for a multi-node tcp job.", e);
+            }
+            refuseLoopback(self, "the address of its host name (" + self + ")");
+            out.add(self);
+            return out;
+        }
+        for (final String name : options.interfaces()) {
+            out.add(addressOf(name, options.multiNode()));
+        }
+        return out;
+    }
+
+    private static InetAddress addressOf(final String name, final boolean multiNode) {
+        final NetworkInterface nic;
+        try {
+            nic = NetworkInterface.getByName(name);
+            if (nic == null) {
+                throw CctkException.environment("host " + hostName() + " has no network interface '" + name
+                        + "' (it has: " + interfaceNames() + "); fix the tcp interface list in the spec.");
+            }
+            if (!nic.isUp()) {
+                throw CctkException.environment("network interface '" + name + "' on host " + hostName()
+                        + " is down.");
+            }
+        } catch (final SocketException e) {
+            throw CctkException.environment("host " + hostName() + " cannot inspect network interface '" + name
+                    + "': " + e.getMessage(), e);
+        }
+        final List<InetAddress> addresses = Collections.list(nic.getInetAddresses());
+        InetAddress chosen = null;
+        for (final InetAddress a : addresses) {
+            if (a instanceof Inet4Address && chosen == null) {
+                chosen = a;
+            }
+        }
+        if (chosen == null && !addresses.isEmpty()) {
+            chosen = addresses.get(0);
+        }
+        if (chosen == null) {
+            throw CctkException.environment("network interface '" + name + "' on host " + hostName()
+                    + " has no IP address.");
+        }
+        if (multiNode) {
+            refuseLoopback(chosen, "interface '" + name + "'");
+        }
+        return chosen;
+    }
+
+    private static void refuseLoopback(final InetAddress address, final String what) {
+        if (address.isLoopbackAddress()) {
+            throw CctkException.environment("this job spans several nodes, but on host " + hostName() + " " + what
+                    + " is a loopback address (" + address.getHostAddress() + "), which other nodes cannot reach;"
+                    + " name a real NIC (for example eth0 or ib0) in the tcp interface list.");
+        }
+    }
+
+    private static String interfaceNames() {
+        try {
+            final List<String> names = new ArrayList<>();
+            for (final NetworkInterface n : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                names.add(n.getName());
+            }
+            return String.join(", ", names);
+        } catch (final SocketException e) {
+            return "unknown";
+        }
+    }
+
+    static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (final UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    static void closeAll(final Link[][] links) {
+        for (final Link[] row : links) {
+            if (row != null) {
+                for (final Link l : row) {
+                    if (l != null) {
+                        closeQuietly(l.channel);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void closeQuietly(final java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (final IOException ignored) {
+            // closing after a failure: the first error is the one reported
+        }
+    }
+}

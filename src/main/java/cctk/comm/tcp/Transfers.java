@@ -1,0 +1,318 @@
+package cctk.comm.tcp;
+
+import cctk.CctkException;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import cctk.comm.Reductions;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.function.Consumer;
+
+/**
+ * The progress engine: collectives post sends and receives (optionally reduced on arrival, or forwarded as they
+ * arrive) and {@link #await} drives them all on the caller's thread over nonblocking sockets. It spins briefly
+ * (a cross-vCPU wake-up costs tens of microseconds on small VMs), then blocks in the selector. Everything it
+ * touches per operation is preallocated: no allocation, boxing or exceptions unless a peer fails.
+ * <b>Note:</b> not threadsafe.
+ */
+final class Transfers {
+
+    /** Received bytes are reduced in pieces of this size, so reduction overlaps the rest of the transfer. */
+    static final int REDUCE_PIECE = 64 << 10;
+    /** Messages below this size use one connection even when several NICs are striped. */
+    static final int STRIPE_MIN = 256 << 10;
+
+    static final boolean YIELD = Boolean.parseBoolean(System.getProperty("cctk.tcp.yield", "false"));
+
+    /** One posted transfer on one link. */
+    static final class Op {
+        Link link;
+        boolean send;
+        ByteBuffer cursor;
+        int start;
+        int pos;
+        int end;
+        Op gate;
+        /** The op posted before this one on the same link and direction: the byte stream is shared. */
+        Op after;
+        boolean done;
+        boolean reduce;
+        TcpBuffer.Memory tmp;
+        TcpBuffer.Memory out;
+        int outStart;
+        TcpBuffer.Memory in;
+        int inStart;
+        DType type;
+        ReduceOp op;
+        int reduced;
+
+        /** End (exclusive, in the bytes a forward reads) of what this receive has made final. */
+        int produced() {
+            return reduce ? outStart + (reduced - start) : pos;
+        }
+    }
+
+    private final int rank;
+    private final Link[][] links;
+    private final int stripes;
+    private final Selector selector;
+    private final long deadlineNanos;
+    private final long spinNanos;
+    private final Op[] ops;
+    private final int copySlot;
+    private final Consumer<SelectionKey> ignoreKey = key -> { };
+    private final Op[] lastSend;
+    private final Op[] lastRecv;
+    private int count;
+    private String operation = "setup";
+
+    Transfers(final int rank, final Link[][] links, final int stripes, final Selector selector,
+              final long deadlineNanos, final long spinNanos) {
+        this.rank = rank;
+        this.links = links;
+        this.stripes = stripes;
+        this.selector = selector;
+        this.deadlineNanos = deadlineNanos;
+        this.spinNanos = spinNanos;
+        this.ops = new Op[4 * links.length * stripes + 8];
+        this.lastSend = new Op[links.length * stripes];
+        this.lastRecv = new Op[links.length * stripes];
+        for (int i = 0; i < ops.length; i++) {
+            ops[i] = new Op();
+        }
+        this.copySlot = ops.length;
+    }
+
+    /** Names the running collective in error messages (a constant string). */
+    void operation(final String name) {
+        this.operation = name;
+    }
+
+    /** Posts a send of {@code len} bytes of {@code buf} at {@code off}; returns the first op index. */
+    int send(final int peer, final TcpBuffer buf, final int off, final int len, final int unit) {
+        return post(peer, true, buf, off, len, unit, -1);
+    }
+
+    /** Posts a send that only sends bytes the receive at {@code gate} has produced (pipelined forwarding). */
+    int forward(final int peer, final TcpBuffer buf, final int off, final int len, final int unit, final int gate) {
+        return post(peer, true, buf, off, len, unit, gate);
+    }
+
+    int recv(final int peer, final TcpBuffer buf, final int off, final int len, final int unit) {
+        return post(peer, false, buf, off, len, unit, -1);
+    }
+
+    /** Posts a receive into {@code tmp} that, as bytes arrive, stores {@code out = received op in}. */
+    int recvReduce(final int peer, final TcpBuffer tmp, final int tmpOff, final TcpBuffer out, final int outOff,
+                   final TcpBuffer in, final int inOff, final int len, final DType type, final ReduceOp op) {
+        final int first = post(peer, false, tmp, tmpOff, len, type.bytes(), -1);
+        for (int i = first; i < count; i++) {
+            final Op o = ops[i];
+            final int delta = o.start - (tmp.offset + tmpOff);
+            o.reduce = true;
+            o.tmp = tmp.memory;
+            o.out = out.memory;
+            o.outStart = out.offset + outOff + delta;
+            o.in = in.memory;
+            o.inStart = in.offset + inOff + delta;
+            o.type = type;
+            o.op = op;
+            o.reduced = o.start;
+        }
+        return first;
+    }
+
+    private int post(final int peer, final boolean send, final TcpBuffer buf, final int off, final int len,
+                     final int unit, final int gate) {
+        final int first = count;
+        final int parts = len < STRIPE_MIN ? 1 : stripes;
+        final long units = len / unit;
+        for (int s = 0; s < parts; s++) {
+            final int from = (int) (units * s / parts) * unit;
+            final int to = s == parts - 1 ? len : (int) (units * (s + 1) / parts) * unit;
+            final Op o = ops[count];
+            o.link = links[peer][s];
+            o.send = send;
+            o.cursor = buf.memory.cursor(count);
+            o.start = buf.offset + off + from;
+            o.pos = o.start;
+            o.end = buf.offset + off + to;
+            o.gate = gate < 0 ? null : ops[gate + s];
+            o.done = o.pos == o.end;
+            o.reduce = false;
+            final Op[] last = send ? lastSend : lastRecv;
+            o.after = last[peer * stripes + s];
+            last[peer * stripes + s] = o;
+            count++;
+        }
+        return first;
+    }
+
+    /** Copies bytes locally (no overlap between source and destination). */
+    void copy(final TcpBuffer src, final int srcOff, final TcpBuffer dst, final int dstOff, final int len) {
+        if (len == 0 || (src.memory == dst.memory && src.offset + srcOff == dst.offset + dstOff)) {
+            return;
+        }
+        final ByteBuffer s = src.memory.cursor(copySlot);
+        final ByteBuffer d = dst.memory.cursor(copySlot + 1);
+        s.limit(src.offset + srcOff + len).position(src.offset + srcOff);
+        d.limit(dst.offset + dstOff + len).position(dst.offset + dstOff);
+        d.put(s);
+    }
+
+    /** Drives every posted op to completion, or throws naming the peer that failed or stalled. */
+    void await() {
+        long lastProgress = System.nanoTime();
+        int pending = 0;
+        for (int i = 0; i < count; i++) {
+            pending += ops[i].done ? 0 : 1;
+        }
+        while (pending > 0) {
+            boolean progress = false;
+            for (int i = 0; i < count; i++) {
+                final Op o = ops[i];
+                if (!o.done && step(o)) {
+                    progress = true;
+                    pending -= o.done ? 1 : 0;
+                }
+            }
+            if (!progress) {
+                // idle: reduce whatever has arrived instead of waiting for a full piece
+                for (int i = 0; i < count; i++) {
+                    final Op o = ops[i];
+                    if (!o.done && o.reduce && o.pos - o.reduced >= o.type.bytes()) {
+                        reduceArrived(o);
+                        progress = true;
+                    }
+                }
+            }
+            final long now = System.nanoTime();
+            if (progress) {
+                lastProgress = now;
+            } else if (now - lastProgress < spinNanos) {
+                if (YIELD) {
+                    Thread.yield();
+                } else {
+                    Thread.onSpinWait();
+                }
+            } else if (now - lastProgress > deadlineNanos) {
+                throw stalled();
+            } else {
+                block(Math.max(1, Math.min(100, (deadlineNanos - (now - lastProgress)) / 1_000_000L)));
+            }
+        }
+        reset();
+    }
+
+    private void reset() {
+        for (int i = 0; i < count; i++) {
+            final Link l = ops[i].link;
+            lastSend[l.peer * stripes + l.stripe] = null;
+            lastRecv[l.peer * stripes + l.stripe] = null;
+        }
+        count = 0;
+    }
+
+    private boolean step(final Op o) {
+        if (o.after != null && o.after.pos < o.after.end) {
+            return false;
+        }
+        final ByteBuffer c = o.cursor;
+        final int n;
+        try {
+            if (o.send) {
+                final int limit = o.gate == null ? o.end : Math.min(o.end, o.gate.produced());
+                if (o.pos >= limit) {
+                    return false;
+                }
+                c.limit(limit).position(o.pos);
+                n = o.link.channel.write(c);
+            } else {
+                c.limit(o.end).position(o.pos);
+                n = o.link.channel.read(c);
+                if (n < 0) {
+                    throw failed(o, "closed the connection");
+                }
+            }
+        } catch (final IOException e) {
+            throw failed(o, "broke the connection (" + e.getMessage() + ")");
+        }
+        if (n == 0) {
+            return false;
+        }
+        o.pos += n;
+        if (o.reduce && (o.pos == o.end || o.pos - o.reduced >= REDUCE_PIECE)) {
+            reduceArrived(o);
+        }
+        o.done = o.pos == o.end && (!o.reduce || o.reduced == o.end);
+        return true;
+    }
+
+    private static void reduceArrived(final Op o) {
+        final int unit = o.type.bytes();
+        final int n = (o.pos - o.reduced) / unit;
+        if (n == 0) {
+            return;
+        }
+        final int delta = o.reduced - o.start;
+        Reductions.reduce(o.type, o.op, o.out.typed(o.type), (o.outStart + delta) / unit,
+                o.tmp.typed(o.type), o.reduced / unit, o.in.typed(o.type), (o.inStart + delta) / unit, n);
+        o.reduced += n * unit;
+        o.done = o.pos == o.end && o.reduced == o.end;
+    }
+
+    private void block(final long millis) {
+        for (int i = 0; i < count; i++) {
+            final Op o = ops[i];
+            if (!o.done && (o.after == null || o.after.pos == o.after.end)) {
+                if (!o.send) {
+                    o.link.wanted |= SelectionKey.OP_READ;
+                } else if (o.gate == null || o.gate.produced() > o.pos) {
+                    o.link.wanted |= SelectionKey.OP_WRITE;
+                }
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            final Link l = ops[i].link;
+            if (l.key.interestOps() != l.wanted) {
+                l.key.interestOps(l.wanted);
+            }
+        }
+        try {
+            selector.select(ignoreKey, millis);
+        } catch (final IOException e) {
+            throw CctkException.environment("rank " + rank + ": waiting on its sockets failed during " + operation
+                    + ": " + e.getMessage(), e);
+        }
+        for (int i = 0; i < count; i++) {
+            final Link l = ops[i].link;
+            l.wanted = 0;
+            if (l.key.interestOps() != 0) {
+                l.key.interestOps(0);
+            }
+        }
+    }
+
+    private CctkException failed(final Op o, final String what) {
+        reset();
+        return CctkException.environment("rank " + rank + ": " + o.link.describe + " " + what + " during "
+                + operation + "; rank " + o.link.peer + " probably died. The job cannot continue.");
+    }
+
+    private CctkException stalled() {
+        final StringBuilder peers = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            final Op o = ops[i];
+            if (!o.done && peers.indexOf("rank " + o.link.peer + " ") < 0) {
+                peers.append(peers.length() == 0 ? "" : ", ").append("rank ").append(o.link.peer).append(' ')
+                        .append(o.send ? "(not reading)" : "(not sending)");
+            }
+        }
+        reset();
+        return CctkException.environment("rank " + rank + " waited " + deadlineNanos / 1_000_000_000.0
+                + " s without progress during " + operation + " for " + peers + "; the peer stalled or died"
+                + " (raise the deadline if it is only slow).");
+    }
+}

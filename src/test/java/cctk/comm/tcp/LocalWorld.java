@@ -1,0 +1,52 @@
+package cctk.comm.tcp;
+
+import cctk.comm.MemoryStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/** W ranks as threads of this JVM, each with its own TcpCommunicator over real loopback sockets. */
+final class LocalWorld {
+
+    interface RankBody<T> {
+        T run(TcpCommunicator comm) throws Exception;
+    }
+
+    private LocalWorld() {
+    }
+
+    static TcpOptions options(final Duration deadline) {
+        return TcpOptions.local(deadline, "test");
+    }
+
+    /** Runs {@code body} on every rank; returns the per-rank results, rethrowing the first failure. */
+    static <T> List<T> run(final int world, final TcpOptions options, final RankBody<T> body) throws Exception {
+        final List<Future<T>> futures = submit(world, options, body);
+        final List<T> out = new ArrayList<>();
+        for (final Future<T> f : futures) {
+            out.add(f.get(120, TimeUnit.SECONDS));
+        }
+        return out;
+    }
+
+    /** Starts the ranks and returns their futures (each closes its communicator when its body ends). */
+    static <T> List<Future<T>> submit(final int world, final TcpOptions options, final RankBody<T> body) {
+        final MemoryStore store = new MemoryStore(world, Duration.ofSeconds(30));
+        final ExecutorService pool = Executors.newFixedThreadPool(world);
+        final List<Future<T>> futures = new ArrayList<>();
+        for (int r = 0; r < world; r++) {
+            final int rank = r;
+            futures.add(pool.submit(() -> {
+                try (TcpCommunicator comm = TcpCommunicator.connect(options, rank, world, store)) {
+                    return body.run(comm);
+                }
+            }));
+        }
+        pool.shutdown();
+        return futures;
+    }
+}

@@ -1,0 +1,124 @@
+package cctk.comm.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.comm.CommBuffer;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntToLongFunction;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every reducing collective x dtype x op x in-place/out-of-place against the reference in {@link Elements}, for
+ * W = 1..4 ranks over loopback sockets, with an empty, a small uneven and a ring-sized count.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class TcpCollectivesTest {
+
+    /** 0, small and not divisible by W, and large enough for the ring (above the direct threshold). */
+    static final int[] COUNTS = {0, 7, 70_001};
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4})
+    void reducingCollectivesMatchTheReference(final int world) throws Exception {
+        final List<List<String>> failures = LocalWorld.run(world, LocalWorld.options(Duration.ofSeconds(30)),
+                comm -> {
+                    final List<String> bad = new ArrayList<>();
+                    for (final DType type : DType.values()) {
+                        for (final ReduceOp op : ReduceOp.values()) {
+                            for (final int count : COUNTS) {
+                                for (final boolean inPlace : new boolean[] {false, true}) {
+                                    allReduce(comm, type, op, count, inPlace, bad);
+                                    reduceScatter(comm, type, op, count / world + count % 3, inPlace, bad);
+                                    reduce(comm, type, op, count, inPlace, (count + 1) % world, bad);
+                                }
+                            }
+                        }
+                    }
+                    return bad;
+                });
+        for (final List<String> f : failures) {
+            assertThat(f).isEmpty();
+        }
+    }
+
+    private static void allReduce(final TcpCommunicator comm, final DType type, final ReduceOp op, final int count,
+                                  final boolean inPlace, final List<String> bad) {
+        final CommBuffer send = filled(comm, type, op, count, 0, count);
+        final CommBuffer recv = inPlace ? send : comm.allocate((long) count * type.bytes());
+        comm.allReduce(send, recv, count, type, op);
+        final int w = comm.size();
+        expect(recv, type, count, i -> Elements.reduceRef(type, op, w, i, r -> Elements.value(type, op, r, i)),
+                "all_reduce " + type + " " + op + " n=" + count + (inPlace ? " in-place" : "") + " W=" + w, bad);
+    }
+
+    private static void reduceScatter(final TcpCommunicator comm, final DType type, final ReduceOp op,
+                                      final int recvCount, final boolean inPlace, final List<String> bad) {
+        final int w = comm.size();
+        final int unit = type.bytes();
+        final CommBuffer send = filled(comm, type, op, (long) recvCount * w, 0, (long) recvCount * w);
+        final CommBuffer recv = inPlace ? send.slice((long) comm.rank() * recvCount * unit, (long) recvCount * unit)
+                : comm.allocate((long) recvCount * unit);
+        comm.reduceScatter(send, recv, recvCount, type, op);
+        final long base = (long) comm.rank() * recvCount;
+        expect(recv, type, recvCount,
+                i -> Elements.reduceRef(type, op, w, base + i, r -> Elements.value(type, op, r, base + i)),
+                "reduce_scatter " + type + " " + op + " n=" + recvCount + (inPlace ? " in-place" : "") + " W=" + w,
+                bad);
+    }
+
+    private static void reduce(final TcpCommunicator comm, final DType type, final ReduceOp op, final int count,
+                               final boolean inPlace, final int root, final List<String> bad) {
+        final CommBuffer send = filled(comm, type, op, count, 0, count);
+        final CommBuffer recv = inPlace ? send : comm.allocate((long) count * type.bytes());
+        comm.reduce(send, recv, count, type, op, root);
+        if (comm.rank() == root) {
+            final int w = comm.size();
+            expect(recv, type, count, i -> Elements.reduceRef(type, op, w, i, r -> Elements.value(type, op, r, i)),
+                    "reduce " + type + " " + op + " n=" + count + (inPlace ? " in-place" : "") + " root=" + root
+                            + " W=" + w, bad);
+        }
+    }
+
+    /** A buffer of {@code count} elements holding this rank's inputs for element indices from {@code first}. */
+    static CommBuffer filled(final TcpCommunicator comm, final DType type, final ReduceOp op, final long count,
+                             final long first, final long n) {
+        final CommBuffer b = comm.allocate(count * type.bytes());
+        final ByteBuffer h = Elements.allocate(count, type);
+        for (int i = 0; i < n; i++) {
+            Elements.put(h, type, i, Elements.value(type, op, comm.rank(), first + i));
+        }
+        b.upload(h, 0);
+        return b;
+    }
+
+    interface Expected {
+        double at(long i);
+    }
+
+    static void expect(final CommBuffer b, final DType type, final long count, final Expected expected,
+                       final String what, final List<String> bad) {
+        final ByteBuffer want = Elements.allocate(count, type);
+        for (int i = 0; i < count; i++) {
+            Elements.put(want, type, i, expected.at(i));
+        }
+        final ByteBuffer got = Elements.allocate(count, type);
+        b.download(0, got);
+        got.flip();
+        if (!got.equals(want.rewind())) {
+            final int at = got.mismatch(want);
+            bad.add(what + ": first wrong byte " + at + " (element " + at / type.bytes() + ")");
+        }
+    }
+
+    static IntToLongFunction unused() {
+        return r -> r;
+    }
+}

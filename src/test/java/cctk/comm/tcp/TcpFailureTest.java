@@ -1,0 +1,106 @@
+package cctk.comm.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import cctk.CctkException;
+import cctk.ExitCode;
+import cctk.comm.CommBuffer;
+import cctk.comm.DType;
+import cctk.comm.MemoryStore;
+import cctk.comm.ReduceOp;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Dead and stalled peers, bad interface names, loopback in multi-node jobs, striping over several NICs. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class TcpFailureTest {
+
+    @Test
+    void aPeerThatDiesIsNamedWithinTheDeadline() throws Exception {
+        final long t0 = System.nanoTime();
+        final List<Future<Object>> ranks = LocalWorld.submit(3, LocalWorld.options(Duration.ofSeconds(20)), comm -> {
+            if (comm.rank() == 2) {
+                comm.close(); // the sockets close as when the process dies
+                return null;
+            }
+            final CommBuffer b = comm.allocate(4 << 20);
+            for (int i = 0; i < 100; i++) {
+                comm.allReduce(b, b, 1 << 20, DType.FLOAT32, ReduceOp.SUM);
+            }
+            return null;
+        });
+        final Throwable rank0 = failure(ranks.get(0));
+        assertThat(rank0).isInstanceOf(CctkException.class).hasMessageContaining("rank 2");
+        assertThat(((CctkException) rank0).exitCode()).isEqualTo(ExitCode.ENVIRONMENT);
+        assertThat(failure(ranks.get(1))).isInstanceOf(CctkException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void aPeerThatStallsIsNamedWhenTheDeadlinePasses() throws Exception {
+        final long t0 = System.nanoTime();
+        final List<Future<Object>> ranks = LocalWorld.submit(2, LocalWorld.options(Duration.ofSeconds(2)), comm -> {
+            final CommBuffer b = comm.allocate(1024);
+            if (comm.rank() == 1) {
+                Thread.sleep(6000);
+                return null;
+            }
+            comm.allReduce(b, b, 256, DType.FLOAT32, ReduceOp.SUM);
+            return null;
+        });
+        final Throwable rank0 = failure(ranks.get(0));
+        final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+        assertThat(rank0).isInstanceOf(CctkException.class).hasMessageContaining("rank 1")
+                .hasMessageContaining("all_reduce");
+        assertThat(seconds).isBetween(1L, 5L);
+        ranks.get(1).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void anUnknownInterfaceNamesTheHostAndTheInterface() {
+        final TcpOptions options = new TcpOptions(List.of("nosuchnic7"), false, Duration.ofSeconds(5), 0, "t");
+        assertThatThrownBy(() -> TcpCommunicator.connect(options, 0, 1, new MemoryStore(1, Duration.ofSeconds(5))))
+                .isInstanceOf(CctkException.class)
+                .hasMessageContaining("nosuchnic7").hasMessageContaining(TcpMesh.hostName())
+                .satisfies(e -> assertThat(((CctkException) e).exitCode()).isEqualTo(ExitCode.ENVIRONMENT));
+    }
+
+    @Test
+    void loopbackIsRefusedForAMultiNodeJob() {
+        final TcpOptions options = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 0, "t");
+        assertThatThrownBy(() -> TcpCommunicator.connect(options, 0, 2, new MemoryStore(2, Duration.ofSeconds(5))))
+                .isInstanceOf(CctkException.class).hasMessageContaining("loopback").hasMessageContaining("'lo'");
+    }
+
+    @Test
+    void trafficStripesOverSeveralInterfaces() throws Exception {
+        final TcpOptions options = new TcpOptions(List.of("lo", "lo"), false, Duration.ofSeconds(20), 0, "stripe");
+        final int count = 300_001;
+        final List<Float> firsts = LocalWorld.run(3, options, comm -> {
+            final CommBuffer b = TcpCollectivesTest.filled(comm, DType.FLOAT32, ReduceOp.SUM, count, 0, count);
+            comm.allReduce(b, b, count, DType.FLOAT32, ReduceOp.SUM);
+            final java.util.ArrayList<String> bad = new java.util.ArrayList<>();
+            TcpCollectivesTest.expect(b, DType.FLOAT32, count, i -> Elements.reduceRef(DType.FLOAT32, ReduceOp.SUM,
+                    3, i, r -> Elements.value(DType.FLOAT32, ReduceOp.SUM, r, i)), "striped", bad);
+            assertThat(bad).isEmpty();
+            assertThat(comm.links[(comm.rank() + 1) % 3]).hasSize(2);
+            return 1f;
+        });
+        assertThat(firsts).containsExactly(1f, 1f, 1f);
+    }
+
+    private static Throwable failure(final Future<?> f) throws Exception {
+        try {
+            f.get(60, TimeUnit.SECONDS);
+        } catch (final ExecutionException e) {
+            return e.getCause();
+        }
+        throw new AssertionError("the rank finished without an error");
+    }
+}
