@@ -111,8 +111,8 @@ public final class Harness {
         final String[] rankAndSizes = v.split(":");
         final int sizesDone = spec.benchmark().sizes().indexOf(p.size());
         if (Integer.parseInt(rankAndSizes[0]) == comm.rank() && sizesDone >= Integer.parseInt(rankAndSizes[1])) {
-            System.err.println("cctk: rank " + comm.rank() + " halts at " + java.time.Instant.now() + " after measuring "
-                + sizesDone + " size(s): " + FAULT_KILL + "=" + v + " (test-only fault)");
+            System.err.println("cctk: rank " + comm.rank() + " halts at " + java.time.Instant.now()
+                + " after measuring " + sizesDone + " size(s): " + FAULT_KILL + "=" + v + " (test-only fault)");
             System.err.flush();
             Runtime.getRuntime().halt(137);
         }

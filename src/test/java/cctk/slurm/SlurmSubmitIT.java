@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Against a real Slurm (scripts/slurm-local.sh start local, ensured before the class): hand-written batch scripts go through
- * {@link Submitter} and {@link JobFollower} and must end in the state Slurm itself reports.
+ * Against a real Slurm (scripts/slurm-local.sh start local, ensured before the class): hand-written batch
+ * scripts go through {@link Submitter} and {@link JobFollower} and must end in the state Slurm itself reports.
  * Skipped where that cannot work (not root or no Slurm), except under CI=true where that is a failure.
  */
 @Tag("slurm")

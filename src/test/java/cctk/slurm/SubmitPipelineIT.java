@@ -68,8 +68,8 @@ class SubmitPipelineIT {
             assertThat(csvText).as("all_reduce at %s bytes", size).contains(",all_reduce,float32,sum,," + size + ",");
         }
         final String profile = Files.readString(out.resolve(only(made, ".txt")));
-        assertThat(profile).contains("| job: " + s.jobId(), "Backend: tcp", "World Size=4", "# Out of bounds values : 0 OK")
-                .doesNotContain("Incomplete");
+        assertThat(profile).contains("| job: " + s.jobId(), "Backend: tcp", "World Size=4",
+                "# Out of bounds values : 0 OK").doesNotContain("Incomplete");
         assertThat(Files.readString(out.resolve(only(made, ".json")))).contains("\"job_id\": \"" + s.jobId() + "\"");
         assertThat(Files.readString(s.jobOutput())).contains("rank 0/4 local 0 node 0", "via slurm",
                 "cctk: all steps ok");

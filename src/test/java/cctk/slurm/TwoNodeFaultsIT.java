@@ -104,9 +104,9 @@ class TwoNodeFaultsIT {
                 benchmark:
                   tasks: [2]
                   collectives: [all_reduce]
-                  sizes: [1MiB]
+                  sizes: [4MiB]
                   warmup: 1
-                  iters: 10000000
+                  iters: 1000000
                   timeout: 60s
                 """.formatted(name, timeLimit, dir.resolve("results-" + name)));
     }
@@ -122,10 +122,11 @@ class TwoNodeFaultsIT {
         final Process submit = new ProcessBuilder(argv).directory(LocalCluster.ROOT.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            final String jobId = waitFor(log, Pattern.compile("job ([0-9]+) RUNNING"), Duration.ofSeconds(90));
-            final Path jobOut = Path.of(waitFor(log, Pattern.compile("manifest (\\S+)"), Duration.ofSeconds(5)))
-                    .resolveSibling("slurm-" + jobId + ".out");
-            waitFor(jobOut, Pattern.compile("(rank 0/2) local"), Duration.ofSeconds(60));
+            final String jobId = waitFor(log, Pattern.compile("job ([0-9]+) RUNNING"), Duration.ofSeconds(90),
+                    submit);
+            final Path jobOut = Path.of(waitFor(log, Pattern.compile("manifest (\\S+)"), Duration.ofSeconds(5),
+                    submit)).resolveSibling("slurm-" + jobId + ".out");
+            waitFor(jobOut, Pattern.compile("(rank 0/2) local"), Duration.ofSeconds(60), submit);
             final LocalCluster.Run cancel = LocalCluster.run(Duration.ofSeconds(30), "scancel", jobId);
             assertThat(cancel.code()).as(cancel.out()).isZero();
             final boolean ended = submit.waitFor(120, TimeUnit.SECONDS);
@@ -158,11 +159,14 @@ class TwoNodeFaultsIT {
                 .orElseThrow(() -> new AssertionError("no *" + suffix + " among " + names));
     }
 
-    /** Polls {@code file} until {@code p} matches; returns group 1. */
-    private static String waitFor(final Path file, final Pattern p, final Duration limit) throws Exception {
+    /** Polls {@code file} until {@code p} matches while {@code submit} runs; returns group 1. */
+    private static String waitFor(final Path file, final Pattern p, final Duration limit, final Process submit)
+            throws Exception {
         final long until = System.nanoTime() + limit.toNanos();
         String text = "";
-        while (System.nanoTime() < until) {
+        boolean alive = true;
+        while (System.nanoTime() < until && alive) {
+            alive = submit.isAlive();
             text = Files.exists(file) ? Files.readString(file) : "";
             final Matcher m = p.matcher(text);
             if (m.find()) {
@@ -170,6 +174,7 @@ class TwoNodeFaultsIT {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("no " + p + " in " + file + " within " + limit + ":\n" + text);
+        throw new AssertionError("no " + p + " in " + file + (alive ? " within " + limit : " before cctk submit"
+                + " ended") + ":\n" + text);
     }
 }
