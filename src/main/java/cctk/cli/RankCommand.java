@@ -1,6 +1,7 @@
 package cctk.cli;
 
 import cctk.ExitCode;
+import cctk.rank.Backends;
 import cctk.rank.RankMain;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ final class RankCommand implements Callable<Integer> {
         final RankMain main = new RankMain(System.getenv(), out, spec.commandLine().getErr());
         final ExitCode code = specFile == null
                 ? main.whoAmI(Duration.ofSeconds(timeoutSeconds))
-                : main.run(specFile, backend, RankMain.NOT_WIRED);
+                : main.run(specFile, backend, Backends::run);
         out.flush();
         return code.code();
     }

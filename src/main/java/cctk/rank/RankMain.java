@@ -14,27 +14,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What every task runs: who am I, meet the others, then each backend of the spec through the harness. The
- * backend and harness are reached through {@link BackendRun} so this flow compiles before they exist.
+ * What every task runs: who am I, meet the others, then each backend of the spec through the harness.
  * <b>Note:</b> one call per process.
  */
 public final class RankMain {
 
-    /**
-     * Runs the benchmark on one backend. The lead wires it as:
-     * {@code (backend, id, store, spec, ctx) -> { try (Communicator c = TcpCommunicator.connect(id.rank(),
-     * id.worldSize(), store, spec.resources().nics(), id.nodes().size() > 1, timeout)) {
-     * return new Harness(c, store, spec, ctx).run(); } }}.
-     */
+    /** Runs the benchmark on one backend ({@link Backends#run} in production; tests pass their own). */
     @FunctionalInterface
     public interface BackendRun {
         ExitCode run(String backend, RankIdentity id, Store store, JobSpec spec, RunContext context);
     }
-
-    /** Until the tcp backend and the harness are merged. */
-    public static final BackendRun NOT_WIRED = (backend, id, store, spec, context) -> {
-        throw new CctkException(ExitCode.INTERNAL, "backend '" + backend + "' is not wired into 'cctk rank' yet.");
-    };
 
     private final Map<String, String> env;
     private final PrintWriter out;
@@ -93,8 +82,10 @@ public final class RankMain {
 
     private RunContext context(final RankIdentity id, final JobSpec spec, final Path specFile) {
         final String host = Rendezvous.localHostName();
+        final List<String> nics = spec.resources().nics();
         final String line = "rank " + id.rank() + " host " + host + " pid " + ProcessHandle.current().pid()
-                + " local " + id.localRank();
+                + " local " + id.localRank() + " node " + id.nodeIndex() + " device cpu nic "
+                + (nics.isEmpty() ? "default" : String.join(",", nics));
         final Map<String, String> shown = new TreeMap<>();
         env.forEach((k, v) -> {
             if ((k.startsWith("NCCL_") || k.startsWith("CCTK_")) && !k.equals(RankConfiguration.CCTK_SECRET_PROP)) {
