@@ -397,20 +397,24 @@ stop_daemons() { # either mode: everything a pid file of ours names, then the na
 }
 
 smoke() { # mode: one real job step on every node: ctld -> slurmd -> slurmstepd -> task
-    local mode=$1 out want n nics
+    local mode=$1 out want n nics err
     n=$(node_names "$mode" | wc -l)
     want=$(node_names "$mode" | sort | tr '\n' ' ')
-    out=$(cd / && timeout 60 srun -N"$n" --ntasks-per-node=1 -t 1 -J cctk-smoke hostname 2>&1 | sort | tr '\n' ' ') ||
-        fail "smoke srun failed: $out"
-    [ "$out" = "$want" ] || fail "smoke srun ran on hosts '$out', expected '$want'"
+    err=$(mktemp)
+    # only the tasks' output is compared: srun's own notes ("queued and waiting") go to the error file
+    out=$(cd / && timeout 60 srun -N"$n" --ntasks-per-node=1 -t 1 -J cctk-smoke hostname 2>"$err" | sort |
+        tr '\n' ' ') || { cat "$err" >&2; rm -f "$err"; fail "smoke srun failed: $out"; }
+    [ "$out" = "$want" ] || { cat "$err" >&2; rm -f "$err"; fail "smoke srun ran on hosts '$out', expected '$want'"; }
     if [ "$mode" = netns ]; then
-        nics=$(cd / && timeout 60 srun -N"$n" --ntasks-per-node=1 -t 1 -J cctk-smoke ls /sys/class/net 2>&1 |
+        nics=$(cd / && timeout 60 srun -N"$n" --ntasks-per-node=1 -t 1 -J cctk-smoke ls /sys/class/net 2>"$err" |
             sort -u | tr '\n' ' ')
-        [ "$nics" = "eth0 eth1 lo " ] || fail "the nodes' tasks see NICs '$nics', expected 'eth0 eth1 lo'"
-        say "smoke test: srun ran on $out; each sees eth0 eth1 lo"
+        [ "$nics" = "eth0 eth1 lo " ] ||
+            { cat "$err" >&2; rm -f "$err"; fail "the nodes' tasks see NICs '$nics', expected 'eth0 eth1 lo'"; }
+        say "smoke test: srun ran on ${out% }; each sees eth0 eth1 lo"
     else
-        say "smoke test: srun ran a task on $out"
+        say "smoke test: srun ran a task on ${out% }"
     fi
+    rm -f "$err"
 }
 
 # ---------- commands
