@@ -57,6 +57,11 @@ public final class RankConfiguration {
     /** The per-job secret ranks prove they know when joining the store. Never printed. */
     public static final String CCTK_SECRET_PROP = "CCTK_SECRET";
 
+    /**
+     * TEST-ONLY: {@code R:N} makes rank R halt after measuring N sizes (read by {@link cctk.bench.Harness}).
+     */
+    public static final String CCTK_FAULT_KILL_PROP = cctk.bench.Harness.FAULT_KILL;
+
     /** Port when torchrun or Open MPI style gives none (torchrun's own default). */
     public static final int MASTER_PORT_DEFAULT = 29500;
     /**
