@@ -2,31 +2,49 @@
 # Brings up a real, single-machine Slurm cluster so that `cctk submit` can be tried on a laptop or in CI.
 #
 #   scripts/slurm-local.sh start [local]   one node named after this host (8 CPUs, 4 fake GPUs)
-#   scripts/slurm-local.sh stop [--purge]  stop what this script started (--purge: also config, state, logs)
-#   scripts/slurm-local.sh status          exit 0 when the daemons run and the node is usable
+#   scripts/slurm-local.sh start netns     two nodes node1, node2, each in its own network namespace with two
+#                                          NICs: eth0 10.10.1.N/24 (Slurm's traffic) and eth1 10.10.2.N/24
+#   scripts/slurm-local.sh stop [--purge]  stop what this script started, either mode (--purge: also config,
+#                                          state, logs, fake GPUs)
+#   scripts/slurm-local.sh status          exit 0 when the daemons run and every node is usable
 #   scripts/slurm-local.sh logs            print the tail of every daemon log (what CI shows on failure)
 #   scripts/slurm-local.sh install         only install slurm-wlm and munge when missing
 #
 # Needs root and Debian/Ubuntu (installs slurm-wlm + munge with apt-get when they are missing).
-# `start` is idempotent: a healthy cluster with the same configuration is left alone; anything else is
-# stopped and started again from an empty state directory (job ids begin at 1 again).
-# A later `start netns` mode (two nodes in network namespaces with eth0/eth1 each) is planned.
+# `start` is idempotent: the same mode, healthy, with the same configuration is left alone; anything else
+# (the other mode, a dead daemon, a changed knob) is stopped and started again from an empty state
+# directory (job ids begin at 1 again). Only one mode runs at a time.
 #
-# Knobs: CCTK_SLURM_CPUS (8), CCTK_SLURM_GPUS (4, 0 = no GRES), CCTK_SLURM_NODE (hostname -s),
-#        CCTK_SLURM_TIMEOUT (seconds to wait for the node, 120).
+# netns mode: each node is a network + UTS + mount namespace. Its slurmd runs with `-N nodeN` inside it,
+# sees its own host name and, through a fresh sysfs, its own /sys/class/net (eth0, eth1, lo); the file
+# system and the process table are shared (like a cluster's shared file system). The namespaces have no
+# default route: only the two networks, bridged in this (root) namespace at .254, where slurmctld runs.
+# /etc/hosts gets a marked block so that node1, node2 resolve everywhere.
+#
+# Knobs: CCTK_SLURM_CPUS (8 per node), CCTK_SLURM_GPUS (4 per node, 0 = no GRES),
+#        CCTK_SLURM_NODE (local mode's node name, hostname -s), CCTK_SLURM_TIMEOUT (seconds to wait for
+#        the nodes, 120), netns mode: CCTK_SLURM_NODES (2), CCTK_SLURM_NET0 / CCTK_SLURM_NET1 (the /24
+#        networks of eth0 / eth1, 10.10.1 / 10.10.2).
 set -euo pipefail
 
 readonly CONF=/etc/slurm/slurm.conf          # the clients' default path: no SLURM_CONF needed
 readonly GRES_CONF=/etc/slurm/gres.conf
-readonly RUN=/run/cctk-slurm                 # pid files, mode, rendered config
+readonly RUN=/run/cctk-slurm                 # pid files, mode, rendered config, namespaces made
 readonly SPOOL=/var/spool/cctk-slurm
 readonly LOGS=/var/log/cctk-slurm
 readonly TAG="# written by cctk scripts/slurm-local.sh"
+readonly HOSTS_BEGIN="# BEGIN cctk slurm-local netns"
+readonly HOSTS_END="# END cctk slurm-local netns"
+SELF=$(readlink -f "${BASH_SOURCE[0]}")
+readonly SELF
 
 cpus=${CCTK_SLURM_CPUS:-8}
 gpus=${CCTK_SLURM_GPUS:-4}
 node=${CCTK_SLURM_NODE:-$(hostname -s)}
 timeout=${CCTK_SLURM_TIMEOUT:-120}
+nnodes=${CCTK_SLURM_NODES:-2}
+net0=${CCTK_SLURM_NET0:-10.10.1}
+net1=${CCTK_SLURM_NET1:-10.10.2}
 
 say() { echo "slurm-local: $*" >&2; }
 fail() { say "error: $*"; exit 1; }
@@ -65,12 +83,12 @@ terminate() { # label pid...: SIGTERM, up to 10 s, then SIGKILL
 # ---------- packages
 install_packages() {
     local tool missing=""
-    for tool in slurmctld slurmd sbatch srun squeue scontrol munged munge unmunge runuser; do
+    for tool in slurmctld slurmd sbatch srun squeue scontrol munged munge unmunge runuser nsenter unshare ip; do
         command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
     done
     [ -x /usr/sbin/slurmstepd ] || missing="$missing slurmstepd"
     [ -z "$missing" ] && return 0
-    say "missing:$missing; installing slurm-wlm and munge with apt-get"
+    say "missing:$missing; installing slurm-wlm, munge, util-linux and iproute2 with apt-get"
     command -v apt-get >/dev/null || fail "no apt-get here: install Slurm (slurm-wlm) and munge yourself"
     # No package may start daemons of its own: this script tracks every daemon it runs.
     local own_policy=no aptlog
@@ -83,7 +101,7 @@ install_packages() {
         rc=0
         { DEBIAN_FRONTEND=noninteractive apt-get update -q &&
           DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=300 --no-install-recommends \
-              slurm-wlm slurm-client slurmctld slurmd munge procps util-linux; } >"$aptlog" 2>&1 || rc=$?
+              slurm-wlm slurm-client slurmctld slurmd munge procps util-linux iproute2; } >"$aptlog" 2>&1 || rc=$?
         [ $rc = 0 ] && break
         say "apt-get failed (try $try, rc $rc); retrying in $((try * 5)) s"
         sleep $((try * 5))
@@ -121,6 +139,15 @@ start_munge() {
     cp /run/munge/munged.pid "$RUN/munged.pid"
 }
 
+# ---------- the nodes of a mode
+node_names() { # mode -> one node name per line
+    if [ "$1" = netns ]; then seq -f "node%g" 1 "$nnodes"; else echo "$node"; fi
+}
+
+node_addr() { # mode index(1..) -> the address slurmctld reaches the node's slurmd at
+    if [ "$1" = netns ]; then echo "$net0.$2"; else echo 127.0.0.1; fi
+}
+
 # ---------- configuration
 fake_gpus() { # /dev/cctkgpuN: char devices 1:3 (like /dev/null) that gres/gpu can hand out
     [ "$gpus" -gt 0 ] || return 1
@@ -131,14 +158,16 @@ fake_gpus() { # /dev/cctkgpuN: char devices 1:3 (like /dev/null) that gres/gpu c
     done
 }
 
-write_slurm_conf() { # with-gres(yes|no)
-    local mem gres_line="" gres_types=""
+write_slurm_conf() { # mode with-gres(yes|no)
+    local mode=$1 mem gres_line="" gres_types="" ctl_addr=127.0.0.1 i=0 n
     mem=$(awk '/^MemTotal:/ {print int($2 / 1024 * 0.8)}' /proc/meminfo)
-    if [ "$1" = yes ]; then gres_types="GresTypes=gpu"; gres_line="Gres=gpu:$gpus"; fi
+    if [ "$2" = yes ]; then gres_types="GresTypes=gpu"; gres_line="Gres=gpu:$gpus"; fi
+    # netns: the nodes reach the controller at the bridge address of their eth0 network
+    [ "$mode" = netns ] && ctl_addr=$net0.254
     cat <<EOF
-$TAG (local mode); rewritten on every start
+$TAG ($mode mode); rewritten on every start
 ClusterName=cctk-local
-SlurmctldHost=$(hostname -s)(127.0.0.1)
+SlurmctldHost=$(hostname -s)($ctl_addr)
 SlurmUser=slurm
 SlurmdUser=root
 AuthType=auth/munge
@@ -159,7 +188,7 @@ SelectTypeParameters=CR_CPU
 SchedulerType=sched/backfill
 # a job that can never fit is refused at submit instead of pending forever
 EnforcePartLimits=ALL
-# the node may claim more CPUs than the machine has
+# a node may claim more CPUs than the machine has
 SlurmdParameters=config_overrides
 $gres_types
 MpiDefault=none
@@ -171,16 +200,20 @@ InactiveLimit=0
 SlurmctldTimeout=30
 SlurmdTimeout=60
 SlurmctldPidFile=$RUN/slurmctld.pid
-SlurmdPidFile=$RUN/slurmd.pid
+SlurmdPidFile=$RUN/slurmd-%n.pid
 StateSaveLocation=$SPOOL/ctld
-SlurmdSpoolDir=$SPOOL/d
+SlurmdSpoolDir=$SPOOL/d/%n
 SlurmctldLogFile=$LOGS/slurmctld.log
-SlurmdLogFile=$LOGS/slurmd.log
+SlurmdLogFile=$LOGS/slurmd-%n.log
 SlurmctldDebug=info
 SlurmdDebug=info
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=$mem $gres_line State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 EOF
+    for n in $(node_names "$mode"); do
+        i=$((i + 1))
+        echo "NodeName=$n NodeAddr=$(node_addr "$mode" $i) CPUs=$cpus Boards=1 SocketsPerBoard=1" \
+            "CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=$mem $gres_line State=UNKNOWN"
+    done
+    echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES"
 }
 
 write_gres_conf() { # with-gres(yes|no). File= is required: a Count-only GPU leaves the node INVAL.
@@ -198,44 +231,144 @@ put_conf() { # rendered target: keep a copy of a configuration that is not ours,
     install -D -m 0644 "$1" "$2"
 }
 
-# ---------- daemons
-ctld_pid() { pid_from "$RUN/slurmctld.pid" slurmctld; }
-slurmd_pid() { pid_from "$RUN/slurmd.pid" slurmd; }
-
-node_state() { sinfo -h -n "$node" -o '%T' 2>/dev/null | head -n 1; }
-
-usable() { # daemons alive and the node can take jobs
-    ctld_pid >/dev/null && slurmd_pid >/dev/null || return 1
-    case "$(node_state)" in idle | mixed | allocated | completing) return 0 ;; *) return 1 ;; esac
+rewrite_hosts() { # drop our lines from /etc/hosts in place (it may be a bind mount, so no rename)
+    local kept
+    kept=$(awk -v b="$HOSTS_BEGIN" -v e="$HOSTS_END" -v t="$TAG" \
+        '$0 == b {skip = 1; next} $0 == e {skip = 0; next} !skip && index($0, t) == 0' /etc/hosts)
+    printf '%s\n' "$kept" >/etc/hosts
 }
 
-start_daemons() {
+# ---------- netns mode: namespaces, bridges, NICs
+made_namespaces() { cat "$RUN/netns" 2>/dev/null || true; }
+
+net_up() {
+    local b i ns host_end addrs
+    addrs=$(ip -4 -o addr show)
+    for b in "$net0" "$net1"; do
+        if echo "$addrs" | grep -q " inet ${b//./\\.}\.[0-9]*/"; then
+            fail "network $b.0/24 is already used on this machine; pick others with CCTK_SLURM_NET0/NET1"
+        fi
+    done
+    for ns in $(node_names netns); do
+        ip netns list | grep -qw "^$ns" && fail "a network namespace '$ns' exists and is not this script's"
+    done
+    for b in 0 1; do
+        ip link add "cctkbr$b" type bridge
+        ip addr add "$([ $b = 0 ] && echo "$net0" || echo "$net1").254/24" dev "cctkbr$b"
+        ip link set "cctkbr$b" up
+    done
+    i=0
+    for ns in $(node_names netns); do
+        i=$((i + 1))
+        ip netns add "$ns"
+        echo "$ns" >>"$RUN/netns"
+        ip -n "$ns" link set lo up
+        for b in 0 1; do
+            host_end="cctk${i}e$b"
+            ip link add "$host_end" type veth peer name "eth$b" netns "$ns"
+            ip link set "$host_end" master "cctkbr$b" up
+            ip -n "$ns" addr add "$([ $b = 0 ] && echo "$net0" || echo "$net1").$i/24" dev "eth$b"
+            ip -n "$ns" link set "eth$b" up
+            echo 1 >"/proc/sys/net/ipv6/conf/$host_end/disable_ipv6" 2>/dev/null || true
+        done
+        ip netns exec "$ns" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6' 2>/dev/null || true
+    done
+    {
+        echo "$HOSTS_BEGIN"
+        i=0
+        for ns in $(node_names netns); do
+            i=$((i + 1))
+            echo "$net0.$i $ns"
+            echo "$net1.$i $ns-eth1"
+        done
+        echo "$HOSTS_END"
+    } >>/etc/hosts
+    say "namespaces $(node_names netns | tr '\n' ' ')with eth0 $net0.N and eth1 $net1.N; bridges cctkbr0/1"
+}
+
+net_down() {
+    local ns p pids
+    for ns in $(made_namespaces); do
+        # whatever still runs in a node (orphaned tasks) goes with it; these pids are in our namespace
+        pids=$(ip netns pids "$ns" 2>/dev/null || true)
+        for p in $pids; do kill -KILL "$p" 2>/dev/null || true; done
+        ip netns del "$ns" 2>/dev/null || true
+    done
+    for p in cctkbr0 cctkbr1; do
+        if ip link show "$p" >/dev/null 2>&1; then ip link del "$p"; fi
+    done
+    rm -f "$RUN/netns"
+    grep -qF "$HOSTS_BEGIN" /etc/hosts 2>/dev/null && rewrite_hosts
+    return 0
+}
+
+boot_node() { # runs inside `nsenter --net unshare --uts --mount`: becomes slurmd of node $1
+    local stash
+    hostname "$1"
+    # A fresh sysfs shows this namespace's NICs under /sys/class/net; slurmd still needs the host's
+    # cgroup tree at /sys/fs/cgroup, so it is moved over. Private mounts: the host never sees this.
+    stash=$(mktemp -d "$RUN/cgroup-$1.XXXXXX")
+    mount --rbind /sys/fs/cgroup "$stash"
+    umount -l /sys
+    mount -t sysfs sysfs /sys
+    mount --move "$stash" /sys/fs/cgroup
+    rmdir "$stash" 2>/dev/null || true
+    ulimit -n 65536 2>/dev/null || true
+    ulimit -l unlimited 2>/dev/null || true
+    exec /usr/sbin/slurmd -N "$1"
+}
+
+# ---------- daemons
+ctld_pid() { pid_from "$RUN/slurmctld.pid" slurmctld; }
+slurmd_pid() { pid_from "$RUN/slurmd-$1.pid" slurmd; }
+
+node_state() { sinfo -h -n "$1" -o '%T' 2>/dev/null | head -n 1; }
+
+usable() { # mode: daemons alive and every node can take jobs
+    local n
+    ctld_pid >/dev/null || return 1
+    for n in $(node_names "$1"); do
+        slurmd_pid "$n" >/dev/null || return 1
+        case "$(node_state "$n")" in idle | mixed | allocated | completing) ;; *) return 1 ;; esac
+    done
+}
+
+start_daemons() { # mode
+    local mode=$1 i n state start
     say "starting slurmctld"
     (ulimit -n 65536 2>/dev/null || true; /usr/sbin/slurmctld) || fail "slurmctld did not start; see $LOGS/slurmctld.log"
-    local i
     for i in $(seq 100); do
         ctld_pid >/dev/null && scontrol ping 2>/dev/null | grep -q 'is UP' && break
         sleep 0.1
     done
     scontrol ping 2>/dev/null | grep -q 'is UP' || fail "slurmctld does not answer; see $LOGS/slurmctld.log"
-    say "starting slurmd -N $node"
-    (ulimit -n 65536 2>/dev/null || true; ulimit -l unlimited 2>/dev/null || true; /usr/sbin/slurmd -N "$node") ||
-        fail "slurmd did not start; see $LOGS/slurmd.log"
-    local start=$SECONDS state
-    while :; do
-        state=$(node_state)
-        [ "$state" = idle ] && return 0
-        if [ $((SECONDS - start)) -ge "$timeout" ]; then
-            sinfo -N -l >&2 || true
-            sinfo -R >&2 || true
-            fail "node $node is '${state:-unknown}', not idle, after ${timeout}s; see $LOGS/"
+    for n in $(node_names "$mode"); do
+        say "starting slurmd -N $n"
+        if [ "$mode" = netns ]; then
+            nsenter --net="/run/netns/$n" unshare --uts --mount --propagation private -- \
+                bash "$SELF" __boot-node "$n" || fail "slurmd of $n did not start; see $LOGS/slurmd-$n.log"
+        else
+            (ulimit -n 65536 2>/dev/null || true; ulimit -l unlimited 2>/dev/null || true
+             /usr/sbin/slurmd -N "$n") || fail "slurmd did not start; see $LOGS/slurmd-$n.log"
         fi
-        sleep 0.2
+    done
+    start=$SECONDS
+    for n in $(node_names "$mode"); do
+        while :; do
+            state=$(node_state "$n")
+            [ "$state" = idle ] && break
+            if [ $((SECONDS - start)) -ge "$timeout" ]; then
+                sinfo -N -l >&2 || true
+                sinfo -R >&2 || true
+                fail "node $n is '${state:-unknown}', not idle, after ${timeout}s; see $LOGS/"
+            fi
+            sleep 0.2
+        done
     done
 }
 
-stop_daemons() {
-    local pids="" p jobs i
+stop_daemons() { # either mode: everything a pid file of ours names, then the namespaces
+    local pids="" p f jobs i stepd
     if ctld_pid >/dev/null; then
         jobs=$(squeue -h -o %A 2>/dev/null || true)
         if [ -n "$jobs" ]; then
@@ -245,12 +378,13 @@ stop_daemons() {
             for i in $(seq 100); do [ -z "$(squeue -h -o %A 2>/dev/null)" ] && break; sleep 0.1; done
         fi
     fi
-    p=$(slurmd_pid) && pids="$pids $p"
+    for f in "$RUN"/slurmd-*.pid "$RUN/slurmd.pid"; do
+        p=$(pid_from "$f" slurmd) && pids="$pids $p"
+    done
     p=$(ctld_pid) && pids="$pids $p"
     # shellcheck disable=SC2086
     terminate "slurmd and slurmctld" $pids
     # steps whose slurmd is gone would run on: end them by pid (slurmstepd ignores SIGTERM at times)
-    local stepd
     stepd=$(readlink -f /usr/sbin/slurmstepd 2>/dev/null || true)
     pids=""
     for p in /proc/[0-9]*; do
@@ -258,35 +392,50 @@ stop_daemons() {
     done
     # shellcheck disable=SC2086
     [ -n "$pids" ] && kill -KILL $pids 2>/dev/null || true
-    rm -f "$RUN/slurmctld.pid" "$RUN/slurmd.pid" "$RUN/mode"
+    net_down
+    rm -f "$RUN/slurmctld.pid" "$RUN"/slurmd-*.pid "$RUN/slurmd.pid" "$RUN/mode"
 }
 
-smoke() { # one real job step through the whole path: ctld -> slurmd -> slurmstepd -> task
-    local out
-    out=$(cd / && timeout 60 srun -N1 -n1 -t 1 -J cctk-smoke printenv SLURMD_NODENAME 2>&1) || fail "smoke srun failed: $out"
-    [ "$out" = "$node" ] || fail "smoke srun ran on '$out', expected $node"
-    say "smoke test: srun ran a task on $out"
+smoke() { # mode: one real job step on every node: ctld -> slurmd -> slurmstepd -> task
+    local mode=$1 out want n nics err
+    n=$(node_names "$mode" | wc -l)
+    want=$(node_names "$mode" | sort | tr '\n' ' ')
+    err=$(mktemp)
+    # only the tasks' output is compared: srun's own notes ("queued and waiting") go to the error file
+    out=$(cd / && timeout 60 srun -N"$n" --ntasks-per-node=1 -t 1 -J cctk-smoke hostname 2>"$err" | sort |
+        tr '\n' ' ') || { cat "$err" >&2; rm -f "$err"; fail "smoke srun failed: $out"; }
+    [ "$out" = "$want" ] || { cat "$err" >&2; rm -f "$err"; fail "smoke srun ran on hosts '$out', expected '$want'"; }
+    if [ "$mode" = netns ]; then
+        nics=$(cd / && timeout 60 srun -N"$n" --ntasks-per-node=1 -t 1 -J cctk-smoke ls /sys/class/net 2>"$err" |
+            sort -u | tr '\n' ' ')
+        [ "$nics" = "eth0 eth1 lo " ] ||
+            { cat "$err" >&2; rm -f "$err"; fail "the nodes' tasks see NICs '$nics', expected 'eth0 eth1 lo'"; }
+        say "smoke test: srun ran on ${out% }; each sees eth0 eth1 lo"
+    else
+        say "smoke test: srun ran a task on ${out% }"
+    fi
+    rm -f "$err"
 }
 
 # ---------- commands
 cmd_start() {
     local mode=${1:-local} t0=$SECONDS gres=no
     case "$mode" in
-        local) ;;
-        netns) fail "'start netns' (two nodes with two NICs each) is not written yet; use 'start local'" ;;
-        *) fail "unknown mode '$mode' (usage: $0 start [local])" ;;
+        local | netns) ;;
+        *) fail "unknown mode '$mode' (usage: $0 start [local|netns])" ;;
     esac
     [ "$(id -u)" = 0 ] || fail "needs root (it installs packages and runs the Slurm daemons)"
     [[ "$cpus" =~ ^[1-9][0-9]*$ ]] || fail "CCTK_SLURM_CPUS must be a positive integer"
     [[ "$gpus" =~ ^[0-9]+$ ]] || fail "CCTK_SLURM_GPUS must be 0 or more"
+    [[ "$nnodes" =~ ^[1-9][0-9]?$ ]] || fail "CCTK_SLURM_NODES must be 1 to 99"
     mkdir -p "$RUN"
     install_packages
     start_munge
     fake_gpus && gres=yes
-    write_slurm_conf "$gres" >"$RUN/slurm.conf"
+    write_slurm_conf "$mode" "$gres" >"$RUN/slurm.conf"
     write_gres_conf "$gres" >"$RUN/gres.conf"
     if [ "$(cat "$RUN/mode" 2>/dev/null)" = "$mode" ] && cmp -s "$RUN/slurm.conf" "$CONF" &&
-        cmp -s "$RUN/gres.conf" "$GRES_CONF" && usable; then
+        cmp -s "$RUN/gres.conf" "$GRES_CONF" && usable "$mode"; then
         say "already running ($mode, same configuration); nothing to do"
         return 0
     fi
@@ -294,19 +443,23 @@ cmd_start() {
     rm -rf "$SPOOL"
     install -d -m 0755 "$SPOOL" "$SPOOL/d"
     install -d -o slurm -g slurm -m 0755 "$SPOOL/ctld" "$LOGS"
-    install -o slurm -g slurm -m 0644 /dev/null "$LOGS/jobcomp.log"
+    # the finished-job log survives restarts, so CI can show every job of a run at the end
+    [ -e "$LOGS/jobcomp.log" ] || install -o slurm -g slurm -m 0644 /dev/null "$LOGS/jobcomp.log"
     put_conf "$RUN/slurm.conf" "$CONF"
     put_conf "$RUN/gres.conf" "$GRES_CONF"
-    if ! getent hosts "$node" >/dev/null; then
+    if [ "$mode" = netns ]; then
+        net_up
+    elif ! getent hosts "$node" >/dev/null; then
         grep -qF "127.0.0.1 $node $TAG" /etc/hosts || echo "127.0.0.1 $node $TAG" >>/etc/hosts
     fi
-    start_daemons
+    start_daemons "$mode"
     echo "$mode" >"$RUN/mode"
-    smoke
-    say "ready in $((SECONDS - t0)) s: node $node, $cpus CPUs, $([ $gres = yes ] && echo "$gpus" || echo 0) GPUs"
+    smoke "$mode"
+    say "ready in $((SECONDS - t0)) s ($mode): nodes $(node_names "$mode" | tr '\n' ' ')with $cpus CPUs and" \
+        "$([ $gres = yes ] && echo "$gpus" || echo 0) GPUs each"
     cat <<EOF
 Try:   sinfo -N -l ; sbatch --parsable job.sh ; scontrol show job ID   (no sacct: there is no accounting)
-       cctk submit configs/ci-slurm.yaml --wait
+       cctk submit configs/$([ "$mode" = netns ] && echo two-nic-2node || echo ci-slurm).yaml --wait
 Logs:  $LOGS/   Stop: $0 stop
 EOF
 }
@@ -327,28 +480,30 @@ cmd_stop() {
                 if [ -e "$f.before-cctk" ]; then mv "$f.before-cctk" "$f"; fi
             fi
         done
-        sed -i "\|$TAG|d" /etc/hosts 2>/dev/null || true
+        rewrite_hosts 2>/dev/null || true
         rm -rf "$SPOOL" "$LOGS" "$RUN" /dev/cctkgpu[0-9]*
     fi
     say "stopped"
 }
 
 cmd_status() {
-    local p rc=0
-    echo "mode: $(cat "$RUN/mode" 2>/dev/null || echo none)"
+    local p n rc=0 mode
+    mode=$(cat "$RUN/mode" 2>/dev/null || echo none)
+    echo "mode: $mode"
+    [ "$mode" = none ] && return 1
     if p=$(ctld_pid); then echo "slurmctld: pid $p"; else echo "slurmctld: not running"; rc=1; fi
-    if p=$(slurmd_pid); then echo "slurmd: pid $p"; else echo "slurmd: not running"; rc=1; fi
+    for n in $(node_names "$mode"); do
+        if p=$(slurmd_pid "$n"); then echo "slurmd $n: pid $p, $(node_state "$n")"; else
+            echo "slurmd $n: not running"; rc=1; fi
+    done
     if munge_works; then echo "munge: working"; else echo "munge: not working"; rc=1; fi
-    if [ $rc = 0 ]; then
-        echo "node $node: $(node_state)"
-        usable || rc=1
-    fi
+    [ $rc = 0 ] && { usable "$mode" || rc=1; }
     return $rc
 }
 
 cmd_logs() {
     local f
-    for f in "$LOGS"/slurmctld.log "$LOGS"/slurmd.log "$LOGS"/jobcomp.log /var/log/munge/munged.log; do
+    for f in "$LOGS"/slurmctld.log "$LOGS"/slurmd-*.log "$LOGS"/jobcomp.log /var/log/munge/munged.log; do
         [ -e "$f" ] || continue
         echo "===== $f (last 60 lines)"
         tail -n 60 "$f"
@@ -363,5 +518,6 @@ case "${1:-}" in
     status) cmd_status ;;
     install) [ "$(id -u)" = 0 ] || fail "needs root"; install_packages ;;
     logs) cmd_logs ;;
-    *) echo "usage: $0 start [local] | stop [--purge] | status | logs | install" >&2; exit 2 ;;
+    __boot-node) boot_node "$2" ;;
+    *) echo "usage: $0 start [local|netns] | stop [--purge] | status | logs | install" >&2; exit 2 ;;
 esac

@@ -32,6 +32,14 @@ import java.util.List;
  */
 public final class Harness {
 
+    /**
+     * TEST-ONLY fault switch, named in {@code cctk.rank.RankConfiguration}: {@code CCTK_FAULT_KILL=R:N} makes rank R
+     * halt (exit code 137, no clean-up, like a SIGKILL) once it has measured N sizes, so that tests on a real
+     * cluster can watch the other ranks and Slurm deal with a rank dying mid-sweep. Read from the run context's
+     * environment, only here. Never set it for a real measurement.
+     */
+    public static final String FAULT_KILL = "CCTK_FAULT_KILL";
+
     private final Communicator comm;
     private final Store store;
     private final JobSpec spec;
@@ -73,6 +81,7 @@ public final class Harness {
         try {
             int done = 0;
             for (final Point p : plan) {
+                haltIfFaultSwitchSaysSo(p);
                 final Row row = measureRow(p, group);
                 done++;
                 if (files != null) {
@@ -92,6 +101,21 @@ public final class Harness {
         final boolean failed = files != null && files.wrong() > 0;
         final String status = exchange.fromRankZero("status", failed ? "FAILED" : "OK");
         return "FAILED".equals(status) ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    private void haltIfFaultSwitchSaysSo(final Point p) {
+        final String v = ctx.environment().get(FAULT_KILL);
+        if (v == null || p.size() == null || !v.matches("[0-9]+:[0-9]+")) {
+            return;
+        }
+        final String[] rankAndSizes = v.split(":");
+        final int sizesDone = spec.benchmark().sizes().indexOf(p.size());
+        if (Integer.parseInt(rankAndSizes[0]) == comm.rank() && sizesDone >= Integer.parseInt(rankAndSizes[1])) {
+            System.err.println("cctk: rank " + comm.rank() + " halts at " + java.time.Instant.now()
+                + " after measuring " + sizesDone + " size(s): " + FAULT_KILL + "=" + v + " (test-only fault)");
+            System.err.flush();
+            Runtime.getRuntime().halt(137);
+        }
     }
 
     /** One point of the sweep: a collective with its type, operator and size (null when it carries no data). */

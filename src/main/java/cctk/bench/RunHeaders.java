@@ -1,5 +1,6 @@
 package cctk.bench;
 
+import cctk.analysis.ReferenceJson;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
@@ -20,8 +21,12 @@ final class RunHeaders {
 
     static RunHeader of(final JobSpec spec, final RunContext ctx, final Communicator comm,
                         final List<String> rankLines) {
+        final Map<String, Object> args = args(spec.benchmark());
+        // a report reads these back: where it ran, and what the cluster is expected to reach
+        args.put("cluster", spec.cluster() == null ? null : spec.cluster().name());
+        args.put("references", ReferenceJson.encode(spec.references() == null ? List.of() : spec.references()));
         return new RunHeader(ctx.version(), String.valueOf(ctx.specFile()), ctx.jobId(), comm.backend(),
-            comm.size(), LocalDateTime.now().withNano(0), rankLines, ctx.environment(), args(spec.benchmark()));
+            comm.size(), LocalDateTime.now().withNano(0), rankLines, ctx.environment(), args);
     }
 
     static Map<String, Object> args(final Benchmark b) {

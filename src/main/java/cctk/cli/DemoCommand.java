@@ -1,13 +1,112 @@
 package cctk.cli;
 
+import cctk.CctkException;
+import cctk.ExitCode;
+import cctk.comm.Communicator;
+import cctk.demo.Demo;
+import cctk.launch.LocalLauncher;
+import cctk.rank.Backends;
+import cctk.rank.RankConfiguration;
+import cctk.rank.RankIdentity;
+import cctk.rank.Rendezvous;
+import cctk.spec.MessageSize;
+import cctk.spec.Sizes;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** Placeholder until its issue lands. */
-@Command(name = "demo", description = "Not implemented yet.")
+/** {@code cctk demo}: the seeds' teaching examples, on local processes or as the ranks of srun/torchrun. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Runs one of the teaching demos: 'hello' (each rank says who and where it is), 'broadcast' "
+            + "(rank 0's 42s reach every rank; before/after table), 'allreduce' (ones summed to W on every rank) or "
+            + "'alltoall' (a uniform all-to-all with timestamped steps, bytes per peer and an exact check).",
+            "Started by hand it launches --nproc local ranks itself; started under srun, torchrun or mpirun it is one"
+            + " rank (CCTK_SECRET must then be the same on every rank)."},
+        footerHeading = "%nExamples:%n",
+        footer = {"  cctk demo broadcast --nproc 4", "  cctk demo alltoall --nproc 2 --msg-bytes 16MiB"})
 final class DemoCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "hello, broadcast, allreduce or alltoall.")
+    String name;
+
+    @Option(names = "--nproc", paramLabel = "N", defaultValue = "2",
+            description = "Ranks to launch when not started as a rank (default: ${DEFAULT-VALUE}).")
+    int nproc;
+
+    @Option(names = "--backend", paramLabel = "B", defaultValue = "tcp", description = "Backend (default: tcp).")
+    String backend;
+
+    @Option(names = "--msg-bytes", paramLabel = "SIZE", defaultValue = "4MiB",
+            description = "alltoall: bytes sent to every peer (default: ${DEFAULT-VALUE}).")
+    String msgBytes;
+
+    @Option(names = "--nic", split = ",", paramLabel = "IF", description = "NICs to use, e.g. eth0,eth1.")
+    List<String> nics = new ArrayList<>();
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",
+            description = "Deadline of every wait on a peer (default: ${DEFAULT-VALUE}).")
+    int timeoutSeconds;
+
     @Override
     public Integer call() {
-        throw cctk.CctkException.usage("'cctk demo' is not implemented yet");
+        if (!List.of("hello", "broadcast", "allreduce", "alltoall").contains(name)) {
+            throw CctkException.usage("unknown demo '" + name + "'; the demos are hello, broadcast, allreduce and"
+                    + " alltoall.");
+        }
+        final Map<String, String> env = System.getenv();
+        return RankConfiguration.startedAsRank(env) ? asRank(env).code() : launch();
+    }
+
+    private int launch() {
+        if (nproc < 1) {
+            throw CctkException.usage("--nproc must be at least 1.");
+        }
+        final List<String> args = new ArrayList<>(List.of("demo", name, "--backend", backend, "--msg-bytes",
+                msgBytes, "--timeout", Integer.toString(timeoutSeconds)));
+        if (!nics.isEmpty()) {
+            args.addAll(List.of("--nic", String.join(",", nics)));
+        }
+        final PrintWriter out = spec.commandLine().getOut();
+        return new LocalLauncher(out, spec.commandLine().getErr(), Duration.ofSeconds(10))
+                .run(nproc, LocalLauncher.cctkCommand(args));
+    }
+
+    private ExitCode asRank(final Map<String, String> env) {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final RankIdentity id = RankIdentity.fromEnvironment(env);
+        final Duration deadline = Duration.ofSeconds(timeoutSeconds);
+        try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), deadline, err::println);
+             Communicator comm = Backends.connect(backend, id, store, nics, deadline)) {
+            final Demo demo = new Demo(comm, out, "host " + Rendezvous.localHostName() + ", cpu");
+            final ExitCode code = switch (name) {
+                case "hello" -> demo.hello();
+                case "broadcast" -> demo.broadcast();
+                case "allreduce" -> demo.allReduce();
+                default -> demo.allToAll(bytes(msgBytes));
+            };
+            out.flush();
+            return code;
+        }
+    }
+
+    private static long bytes(final String text) {
+        try {
+            final MessageSize size = Sizes.parse(text);
+            return size.elements() ? size.value() * 4 : size.value();
+        } catch (final IllegalArgumentException e) {
+            throw CctkException.usage("--msg-bytes: expected " + e.getMessage() + ", found '" + text + "'.");
+        }
     }
 }

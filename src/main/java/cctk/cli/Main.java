@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
             + "and writes profile, CSV and JSON results. Without Slurm, 'cctk run' starts the ranks locally.",
         synopsisSubcommandLabel = "COMMAND",
         subcommands = {ValidateCommand.class, RenderCommand.class, SubmitCommand.class, StatusCommand.class,
-                       RunCommand.class, RankCommand.class, DemoCommand.class,
+                       RunCommand.class, RankCommand.class, ReportCommand.class, CompareCommand.class,
+                       DemoCommand.class,
                        CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

@@ -75,7 +75,7 @@ final class SubmitCommand implements Callable<Integer> {
         final Submitter.Submission sub = new Submitter(slurm).submit(script, sbatchArgs, submitDir);
         final String cluster = sub.cluster() != null ? sub.cluster() : job.cluster().name();
         final Manifest manifest = new Manifest(sub.jobId(), cluster, specFile, script, List.copyOf(sbatchArgs),
-                now, job.job().outputDir(), null, null);
+                now, submitDir.resolve(job.job().outputDir()).normalize().toString(), null, null);
         final Path manifestFile = manifest.write(dir);
         out.println("submitted job " + sub.jobId() + " on " + cluster + "; manifest " + manifestFile);
         out.flush();

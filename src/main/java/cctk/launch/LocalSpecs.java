@@ -60,7 +60,7 @@ public final class LocalSpecs {
                 null);
         final Resources resources = new Resources(1, Collections.max(nproc), 0, 1, "none", "block", List.of());
         return new JobSpec(Path.of("cctk-run-flags.yaml"), new Job("local", "results", "00:30:00"), local,
-                resources, new LinkedHashMap<>(), new LinkedHashMap<>(), b);
+                resources, new LinkedHashMap<>(), new LinkedHashMap<>(), b, java.util.List.of());
     }
 
     /** {@code 4MiB}, {@code 512KiB}, {@code 64B} count bytes; a bare number counts elements, as in specs. */

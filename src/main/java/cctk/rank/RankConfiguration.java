@@ -57,6 +57,11 @@ public final class RankConfiguration {
     /** The per-job secret ranks prove they know when joining the store. Never printed. */
     public static final String CCTK_SECRET_PROP = "CCTK_SECRET";
 
+    /**
+     * TEST-ONLY: {@code R:N} makes rank R halt after measuring N sizes (read by {@link cctk.bench.Harness}).
+     */
+    public static final String CCTK_FAULT_KILL_PROP = cctk.bench.Harness.FAULT_KILL;
+
     /** Port when torchrun or Open MPI style gives none (torchrun's own default). */
     public static final int MASTER_PORT_DEFAULT = 29500;
     /**
@@ -70,6 +75,12 @@ public final class RankConfiguration {
     public static final int DERIVED_PORT_STEPS = 64;
 
     private RankConfiguration() {
+    }
+
+    /** Whether {@code env} says this process is one rank of a job (cctk run, srun, torchrun or mpirun). */
+    public static boolean startedAsRank(final Map<String, String> env) {
+        return optional(env, CCTK_LAUNCH_ID_PROP) != null || optional(env, SLURM_PROCID_PROP) != null
+                || optional(env, RANK_PROP) != null || optional(env, OMPI_RANK_PROP) != null;
     }
 
     /** The value of {@code name}, or null when unset or blank. */

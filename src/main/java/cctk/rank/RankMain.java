@@ -2,6 +2,7 @@ package cctk.rank;
 
 import cctk.CctkException;
 import cctk.ExitCode;
+import cctk.analysis.RunVerdicts;
 import cctk.bench.RunContext;
 import cctk.comm.Store;
 import cctk.spec.JobSpec;
@@ -64,6 +65,7 @@ public final class RankMain {
                     + spec.benchmark().backends() + ".");
         }
         final Duration timeout = Duration.ofSeconds(spec.benchmark().timeoutSeconds());
+        final java.time.Instant started = java.time.Instant.now();
         ExitCode worst = ExitCode.OK;
         try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), timeout, this::note)) {
             if (id.rank() == 0) {
@@ -76,6 +78,11 @@ public final class RankMain {
                 worst = code.code() > worst.code() ? code : worst;
             }
             store.barrier("end");
+        }
+        if (id.rank() == 0) {
+            final ExitCode refs = RunVerdicts.judge(spec.references(), Path.of(spec.job().outputDir()), names,
+                    id.worldSize(), started, out);
+            worst = refs.code() > worst.code() ? refs : worst;
         }
         return worst;
     }

@@ -100,7 +100,7 @@ public final class Rendezvous implements Store {
     }
 
     /** This host's name for messages: Slurm's node name when set, else the kernel's. */
-    static String localHostName() {
+    public static String localHostName() {
         final String slurm = System.getenv("SLURMD_NODENAME");
         if (slurm != null && !slurm.isBlank()) {
             return slurm;

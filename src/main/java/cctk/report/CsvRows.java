@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The CSV form of rows: a header line, then one line per measurement. */
-final class CsvRows {
+public final class CsvRows {
 
-    static final String HEADER = "backend,world_size,collective,dtype,op,root,size_bytes,count,in_place,"
+    public static final String HEADER = "backend,world_size,collective,dtype,op,root,size_bytes,count,in_place,"
         + "time_us,min_us,p50_us,p99_us,cv_pct,algbw_gbps,busbw_gbps,wrong,skipped";
 
     private CsvRows() {
@@ -40,7 +40,7 @@ final class CsvRows {
     }
 
     /** RFC 4180: quote a cell holding a comma, quote or line break, doubling inner quotes. */
-    static String quote(final String s) {
+    public static String quote(final String s) {
         if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
             return s;
         }

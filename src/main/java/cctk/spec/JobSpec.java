@@ -1,6 +1,7 @@
 package cctk.spec;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,15 +15,17 @@ import java.util.Map;
  * @param ncclEnv   validated NCCL_* variables, in spec order
  * @param env       other exported variables (FI_*, GLOO_*, cctk's own), in spec order
  * @param benchmark what to measure
+ * @param references expected bus bandwidths that {@code cctk report} and a run judge (empty when none)
  * @param nccl      how the nccl backend runs ({@link NcclOptions#DEFAULT} without an {@code nccl:} section)
  */
 public record JobSpec(Path source, Job job, Cluster cluster, Resources resources,
                       Map<String, String> ncclEnv, Map<String, String> env, Benchmark benchmark,
-                      NcclOptions nccl) {
+                      List<Reference> references, NcclOptions nccl) {
 
     /** A spec with the default nccl section. */
     public JobSpec(final Path source, final Job job, final Cluster cluster, final Resources resources,
-                   final Map<String, String> ncclEnv, final Map<String, String> env, final Benchmark benchmark) {
-        this(source, job, cluster, resources, ncclEnv, env, benchmark, NcclOptions.DEFAULT);
+                   final Map<String, String> ncclEnv, final Map<String, String> env, final Benchmark benchmark,
+                   final List<Reference> references) {
+        this(source, job, cluster, resources, ncclEnv, env, benchmark, references, NcclOptions.DEFAULT);
     }
 }

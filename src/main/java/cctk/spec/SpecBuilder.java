@@ -39,8 +39,9 @@ final class SpecBuilder {
         final NcclOptions ncclOptions = NcclBuilder.build(top.section("nccl"));
         final Benchmark benchmark = BenchmarkBuilder.build(top.section("benchmark"), resources, resourcesOk,
                 ncclOptions);
+        final List<Reference> references = ReferenceBuilder.build(top);
         top.finish();
-        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark, ncclOptions);
+        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark, references, ncclOptions);
     }
 
     private static Job job(final Section s, final Path file) {

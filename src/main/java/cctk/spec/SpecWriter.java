@@ -36,6 +36,7 @@ public final class SpecWriter {
         top.add(entry("nccl_env", env(spec.ncclEnv())));
         top.add(entry("env", env(spec.env())));
         top.add(entry("benchmark", benchmark(spec.benchmark())));
+        top.add(entry("references", references(spec.references())));
         top.add(entry("nccl", nccl(spec.nccl())));
         final DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(FlowStyle.BLOCK);
@@ -115,6 +116,22 @@ public final class SpecWriter {
         m.add(entry("alltoallv", map(a)));
         m.add(entry("timeout", number(b.timeoutSeconds())));
         return map(m);
+    }
+
+    private static Node references(final List<Reference> refs) {
+        final List<Node> items = new ArrayList<>();
+        for (final Reference r : refs == null ? List.<Reference>of() : refs) {
+            final List<NodeTuple> m = new ArrayList<>();
+            put(m, "collective", r.collective().specName());
+            put(m, "backend", r.backend());
+            put(m, "dtype", r.dtype() == null ? null : r.dtype().specName());
+            put(m, "min_size", Sizes.formatBytes(r.minBytes()));
+            put(m, "max_size", Sizes.formatBytes(r.maxBytes()));
+            m.add(entry("busbw_gbps", plain(Tag.FLOAT, Double.toString(r.busBwGbps()))));
+            m.add(entry("tolerance", plain(Tag.FLOAT, Double.toString(r.tolerance()))));
+            items.add(map(m));
+        }
+        return new SequenceNode(Tag.SEQ, items, FlowStyle.BLOCK);
     }
 
     private static Node nccl(final NcclOptions n) {

@@ -41,7 +41,7 @@ class HarnessTest {
     }
 
     static JobSpec spec(final Benchmark b) {
-        return new JobSpec(null, null, null, null, Map.of(), Map.of(), b);
+        return new JobSpec(null, null, null, null, Map.of(), Map.of(), b, List.of());
     }
 
     /** Runs the harness on W threads; returns the exit codes in rank order. */

@@ -58,7 +58,7 @@ final class JobSpecs {
                 map("NCCL_NET", "AWS Libfabric", "NCCL_SOCKET_IFNAME", "hsn", "NCCL_CROSS_NIC", "1",
                         "NCCL_NET_GDR_LEVEL", "PHB"),
                 map("FI_CXI_DISABLE_HOST_REGISTER", "1", "MPICH_GPU_SUPPORT_ENABLED", "0"),
-                benchmark(List.of("nccl"), List.of(2, 4)));
+                benchmark(List.of("nccl"), List.of(2, 4)), List.of());
     }
 
     private static JobSpec leonardo() {
@@ -70,7 +70,7 @@ final class JobSpecs {
                 new Resources(2, 4, 4, 8, "none", "block", List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3")),
                 map("NCCL_IB_HCA", "=mlx5_0,mlx5_1,mlx5_2,mlx5_3", "NCCL_NET", "IB"),
                 map(),
-                benchmark(List.of("nccl"), List.of(4, 8)));
+                benchmark(List.of("nccl"), List.of(4, 8)), List.of());
     }
 
     private static JobSpec cpuTwoNic() {
@@ -81,7 +81,7 @@ final class JobSpecs {
                 new Resources(2, 2, 0, 1, "none", "block", List.of("eth0", "eth1")),
                 map(),
                 map("CCTK_LOG", "info"),
-                benchmark(List.of("tcp"), List.of(2, 3, 4)));
+                benchmark(List.of("tcp"), List.of(2, 3, 4)), List.of());
     }
 
     private static JobSpec local() {
@@ -91,6 +91,6 @@ final class JobSpecs {
                         "target/cctk.jar"),
                 new Resources(1, 4, 0, 1, "none", "block", List.of()),
                 map(), map(),
-                benchmark(List.of("tcp"), List.of(2, 4)));
+                benchmark(List.of("tcp"), List.of(2, 4)), List.of());
     }
 }

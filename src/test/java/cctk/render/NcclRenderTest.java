@@ -22,7 +22,7 @@ class NcclRenderTest {
     private String script(final NcclOptions nccl, final List<String> backends) {
         final JobSpec s = JobSpecs.specFor("perlmutter-1x4");
         final JobSpec spec = new JobSpec(s.source(), s.job(), s.cluster(), s.resources(), s.ncclEnv(), s.env(),
-                JobSpecs.benchmark(backends, List.of(2, 4)), nccl);
+                JobSpecs.benchmark(backends, List.of(2, 4)), List.of(), nccl);
         return renderer.render(spec, Path.of("jobs/x"), tmp, SbatchRendererTest.WHEN).script();
     }
 

@@ -34,7 +34,7 @@ class SbatchRendererTest {
     private static JobSpec withCluster(final UnaryOperator<Cluster> change) {
         final JobSpec s = JobSpecs.specFor("leonardo-2x4");
         return new JobSpec(s.source(), s.job(), change.apply(s.cluster()), s.resources(), s.ncclEnv(), s.env(),
-                s.benchmark(), s.nccl());
+                s.benchmark(), List.of());
     }
 
     private static Cluster partition(final Cluster c, final String partition) {
@@ -67,26 +67,26 @@ class SbatchRendererTest {
         final Resources r = s.resources();
         assertUsage(new JobSpec(s.source(), s.job(), s.cluster(), new Resources(r.nodes(), r.tasksPerNode(),
                 r.gpusPerNode(), r.cpusPerTask(), r.gpuBind(), r.distribution(), List.of("eth0\n#SBATCH -A x")),
-                s.ncclEnv(), s.env(), s.benchmark(), s.nccl()), "'resources.nics'");
+                s.ncclEnv(), s.env(), s.benchmark(), List.of()), "'resources.nics'");
     }
 
     @Test
     void newlinesInEnvValuesAreFineButNulAndBadNamesAreNot() {
         final JobSpec s = JobSpecs.specFor("local");
         final RenderedJob ok = renderer.render(new JobSpec(s.source(), s.job(), s.cluster(), s.resources(),
-                Map.of(), Map.of("MULTI", "a\nb"), s.benchmark(), s.nccl()), Path.of("jobs/x"), tmp, WHEN);
+                Map.of(), Map.of("MULTI", "a\nb"), s.benchmark(), List.of()), Path.of("jobs/x"), tmp, WHEN);
         assertThat(ok.script()).contains("export MULTI='a\nb'");
         assertUsage(new JobSpec(s.source(), s.job(), s.cluster(), s.resources(), Map.of(),
-                Map.of("X", "a\0b"), s.benchmark(), s.nccl()), "'env.X'", "NUL");
+                Map.of("X", "a\0b"), s.benchmark(), List.of()), "'env.X'", "NUL");
         assertUsage(new JobSpec(s.source(), s.job(), s.cluster(), s.resources(), Map.of(),
-                Map.of("BAD NAME;rm", "1"), s.benchmark(), s.nccl()), "'env.BAD NAME;rm'", "variable name");
+                Map.of("BAD NAME;rm", "1"), s.benchmark(), List.of()), "'env.BAD NAME;rm'", "variable name");
     }
 
     @Test
     void worldSizesOutsideTheAllocationAreRejected() {
         final JobSpec s = JobSpecs.specFor("local");
         assertUsage(new JobSpec(s.source(), s.job(), s.cluster(), s.resources(), s.ncclEnv(), s.env(),
-                JobSpecs.benchmark(List.of("tcp"), List.of(2, 5)), s.nccl()), "'benchmark.tasks'", "5", "between 1 and 4");
+                JobSpecs.benchmark(List.of("tcp"), List.of(2, 5)), List.of()), "'benchmark.tasks'", "5", "between 1 and 4");
     }
 
     @Test
@@ -140,7 +140,7 @@ class SbatchRendererTest {
         final JobSpec s = JobSpecs.specFor("local");
         final JobSpec spec = new JobSpec(s.source(), new Job("n", "../out", "1"),
                 new Cluster("c", null, null, null, null, null, null, null, "~/env.sh", "/opt/java", "a/../cctk.jar"),
-                s.resources(), null, null, s.benchmark());
+                s.resources(), null, null, s.benchmark(), List.of());
         final JobSpec abs = SpecPaths.absolute(spec, Path.of("/base/dir"));
         assertThat(abs.job().outputDir()).isEqualTo("/base/out");
         assertThat(abs.cluster().jar()).isEqualTo("/base/dir/cctk.jar");

@@ -92,7 +92,7 @@ class ScriptExecutionTest {
                         List.of("eth0" + payloads("nic").get(0), "eth 1'" + payloads("nic2").get(3))),
                 JobSpecs.map("NCCL_SOCKET_IFNAME", ncclValue),
                 JobSpecs.map("CCTK_HOSTILE", envValue, "EMPTY", ""),
-                JobSpecs.benchmark(List.of("tcp"), List.of(3, 4)));
+                JobSpecs.benchmark(List.of("tcp"), List.of(3, 4)), List.of());
 
         final RenderedJob job = render(spec, base.resolve("jobs/the job 'x'"));
         assertThat(Bash.syntaxErrors(job.script(), tmp)).isEmpty();
@@ -131,8 +131,7 @@ class ScriptExecutionTest {
     void eachStepRunsAndTheScriptExitsWithTheWorstCode() throws Exception {
         final JobSpec local = JobSpecs.specFor("local");
         final JobSpec spec = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
-                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(1, 2, 4)),
-                local.nccl());
+                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(1, 2, 4)), List.of());
         Files.writeString(fake.resolve("rc-2"), "5");
         Files.writeString(fake.resolve("rc-4"), "3");
         final Bash.Result r = runScript(render(spec, base.resolve("jobs/x")), true);

@@ -2,7 +2,6 @@ package cctk.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import cctk.CctkException;
 import cctk.ExitCode;
@@ -22,9 +21,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Against a real Slurm (scripts/slurm-local.sh start local): hand-written batch scripts go through
- * {@link Submitter} and {@link JobFollower} and must end in the state Slurm itself reports.
- * Skipped where no sbatch is installed, except under CI=true where that is a failure.
+ * Against a real Slurm (scripts/slurm-local.sh start local, ensured before the class): hand-written batch
+ * scripts go through {@link Submitter} and {@link JobFollower} and must end in the state Slurm itself reports.
+ * Skipped where that cannot work (not root or no Slurm), except under CI=true where that is a failure.
  */
 @Tag("slurm")
 @Timeout(180)
@@ -38,10 +37,7 @@ class SlurmSubmitIT {
 
     @BeforeAll
     static void needsSlurm() {
-        final boolean installed = ProcessRunner.fromSystem(s -> { }).which("sbatch").isPresent();
-        if (!"true".equals(System.getenv("CI"))) {
-            assumeTrue(installed, "no sbatch on PATH: start one with scripts/slurm-local.sh start");
-        }
+        LocalCluster.ensure("local");
     }
 
     private static JobFollower.Polling quick() {

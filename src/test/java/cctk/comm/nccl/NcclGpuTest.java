@@ -70,7 +70,7 @@ class NcclGpuTest {
         final Benchmark b = new Benchmark(List.of("nccl"), List.of(1), colls, sizes, types, ops, 2, 5, 1,
                 Benchmark.InPlace.BOTH, 0, new Benchmark.Imbalance(4.0, null), 120);
         final NcclOptions nccl = new NcclOptions("nccl", null, List.of(), false, timing, NcclOptions.Profiler.NONE);
-        final JobSpec spec = new JobSpec(null, null, null, null, Map.of(), Map.of(), b, nccl);
+        final JobSpec spec = new JobSpec(null, null, null, null, Map.of(), Map.of(), b, List.of(), nccl);
         final MemoryStore store = new MemoryStore(1, Duration.ofSeconds(120));
         final NcclSetup.Request req = new NcclSetup.Request(0, 1, 0, store, "t/", "nccl", nccl,
                 Duration.ofSeconds(120), System.getenv());

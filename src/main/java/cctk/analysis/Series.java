@@ -1,0 +1,95 @@
+package cctk.analysis;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One line of a plot: one run's measurements of one collective, one per size, ascending. Per size it takes the
+ * preferred measurement: the run's main type (float32 when measured), its main operator (sum when measured) and
+ * out-of-place before in-place; so plots and figures compare like with like.
+ *
+ * @param run        the run
+ * @param name       the run's name in legends ({@link ResultSet#nameOf})
+ * @param collective spec name
+ * @param points     measured points, by ascending size
+ */
+public record Series(Run run, String name, String collective, List<Result> points) {
+
+    /** Every series of a result set: runs in order, collectives in first-seen order; empty ones left out. */
+    public static List<Series> of(final ResultSet set) {
+        final List<Series> out = new ArrayList<>();
+        for (final Run run : set.runs()) {
+            final List<Result> rs = set.of(run);
+            final String dtype = main(rs.stream().map(Result::dtype).toList(), "float32");
+            final String op = main(rs.stream().map(Result::op).toList(), "sum");
+            final Map<String, List<Result>> byColl = new LinkedHashMap<>();
+            for (final Result r : rs) {
+                if (r.measured() && (r.dtype() == null || r.dtype().equals(dtype))
+                    && (r.op() == null || r.op().equals(op))) {
+                    byColl.computeIfAbsent(r.collective(), k -> new ArrayList<>()).add(r);
+                }
+            }
+            byColl.forEach((coll, list) -> out.add(new Series(run, set.nameOf(run), coll, preferred(list))));
+        }
+        return out;
+    }
+
+    /** The collectives in the order they first appear. */
+    public static List<String> collectives(final List<Series> series) {
+        return series.stream().map(Series::collective).distinct().toList();
+    }
+
+    /** One measurement per size: out-of-place when there is one. */
+    static List<Result> preferred(final List<Result> rs) {
+        final TreeMap<Long, Result> bySize = new TreeMap<>();
+        for (final Result r : rs) {
+            bySize.merge(r.sizeBytes(), r, (a, b) -> a.inPlace() && !b.inPlace() ? b : a);
+        }
+        return List.copyOf(bySize.values());
+    }
+
+    /** {@code wanted} when it occurs, else the most frequent non-null value, else null. */
+    static String main(final List<String> values, final String wanted) {
+        if (values.contains(wanted)) {
+            return wanted;
+        }
+        final Map<String, Long> counts = new LinkedHashMap<>();
+        values.stream().filter(Objects::nonNull).forEach(v -> counts.merge(v, 1L, Long::sum));
+        return counts.entrySet().stream().max(Comparator.comparingLong(Map.Entry::getValue))
+            .map(Map.Entry::getKey).orElse(null);
+    }
+
+    /** The element type the series shows (null for a barrier). */
+    public String dtype() {
+        return points.isEmpty() ? null : points.get(0).dtype();
+    }
+
+    /** The operator the series shows, or null. */
+    public String op() {
+        return points.isEmpty() ? null : points.get(0).op();
+    }
+
+    /** True when its points carry data (a barrier's do not). */
+    public boolean carriesData() {
+        return points.stream().anyMatch(p -> Double.isFinite(p.busBw()) && p.sizeBytes() > 0);
+    }
+
+    /** The point whose size is nearest to {@code bytes} on a log scale, or null when empty. */
+    public Result nearest(final long bytes) {
+        Result best = null;
+        double bestDistance = Double.MAX_VALUE;
+        for (final Result p : points) {
+            final double d = Math.abs(Math.log(Math.max(1, p.sizeBytes())) - Math.log(Math.max(1, bytes)));
+            if (d < bestDistance) {
+                best = p;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+}

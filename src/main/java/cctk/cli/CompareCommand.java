@@ -1,0 +1,96 @@
+package cctk.cli;
+
+import cctk.CctkException;
+import cctk.ExitCode;
+import cctk.analysis.Comparison;
+import cctk.analysis.Result;
+import cctk.analysis.ResultReader;
+import cctk.analysis.ResultSet;
+import cctk.analysis.SizeText;
+import cctk.report.Numbers;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code cctk compare BASE NEW}: per collective and size, how NEW's speed compares with BASE's. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Compare two runs (result files or directories; a report's combined.csv works too): "
+            + "measurements are matched on backend, world size, collective, type, operator, layout and size, and "
+            + "the ratio NEW/BASE of busbw is printed (of 1/time for barrier), so above 1 is faster. Ratios below "
+            + "1 - tolerance are flagged REGRESSED, above 1 + tolerance IMPROVED."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:no regression", "1:at least one REGRESSED measurement",
+            "2:bad usage, or nothing to compare (no readable results, or no measurement in common)"})
+final class CompareCommand implements Callable<Integer> {
+
+    private static final String FORMAT = "%-14s %-10s %-8s %-12s %-10s %10s %10s %-4s %8s  %s";
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "BASE", description = "The reference run: result file or directory.")
+    Path base;
+
+    @Parameters(index = "1", paramLabel = "NEW", description = "The run to judge: result file or directory.")
+    Path next;
+
+    @Option(names = "--tolerance", paramLabel = "FRACTION", defaultValue = "0.1",
+            description = "Relative change that counts (default: ${DEFAULT-VALUE}, i.e. 10%%).")
+    double tolerance;
+
+    @Option(names = "--min-size", paramLabel = "SIZE", defaultValue = "1B",
+            description = "Compare only sizes of at least SIZE, e.g. 1MiB to leave out latency-bound noise.")
+    String minSize;
+
+    @Option(names = "--all", description = "Print every matched measurement, not only the flagged ones.")
+    boolean all;
+
+    @Override
+    public Integer call() {
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        if (!(tolerance >= 0 && tolerance < 1)) {
+            throw CctkException.usage("--tolerance is a fraction from 0 to below 1, such as 0.1; found " + tolerance
+                + ".");
+        }
+        final long min = ReportCommand.size(minSize);
+        final ResultSet b = ResultReader.read(List.of(base));
+        final ResultSet n = ResultReader.read(List.of(next));
+        b.problems().forEach(p -> err.println("cctk: " + p));
+        n.problems().forEach(p -> err.println("cctk: " + p));
+        err.flush();
+        final Comparison c = Comparison.of(b, n, tolerance, min);
+        if (c.changes().isEmpty()) {
+            throw CctkException.usage("nothing to compare: " + base + " and " + next + " have no measurement in"
+                + " common (same backend, world size, collective, type, operator, layout and size).");
+        }
+        out.println(String.format(FORMAT, "collective", "run", "dtype", "layout", "size", "base", "new", "unit",
+            "new/base", "flag"));
+        for (final Comparison.Change ch : c.changes()) {
+            if (all || ch.flag() != Comparison.Flag.SAME) {
+                out.println(line(ch));
+            }
+        }
+        out.println("cctk: " + c.changes().size() + " compared (tolerance " + Numbers.fixed(tolerance * 100, 0)
+            + "%): " + c.count(Comparison.Flag.REGRESSED) + " regressed, " + c.count(Comparison.Flag.IMPROVED)
+            + " improved; " + c.onlyBase() + " only in BASE, " + c.onlyNew() + " only in NEW");
+        out.flush();
+        return c.count(Comparison.Flag.REGRESSED) > 0 ? ExitCode.FAILED.code() : ExitCode.OK.code();
+    }
+
+    private static String line(final Comparison.Change ch) {
+        final Result r = ch.base();
+        final boolean data = Double.isFinite(r.busBw()) && Double.isFinite(ch.next().busBw());
+        return String.format(FORMAT, r.collective(), r.run().shortName(), Objects.toString(r.dtype(), "-"),
+            r.layout(), SizeText.of(r.sizeBytes()), Numbers.fit(data ? r.busBw() : r.timeUs(), 10),
+            Numbers.fit(data ? ch.next().busBw() : ch.next().timeUs(), 10), data ? "GB/s" : "us",
+            Numbers.fit(ch.ratio(), 7) + "x", ch.flag());
+    }
+}
