@@ -19,7 +19,7 @@ import java.nio.channels.Selector;
 public final class TcpCommunicator implements Communicator {
 
     /** Spin this long before blocking in the selector; a cross-vCPU wake-up costs about as much. */
-    private static final long SPIN_NANOS = Long.getLong("cctk.tcp.spinMicros", 50L) * 1000L;
+    private static final long SPIN_NANOS = 50_000L;
 
     private final int rank;
     private final int size;
@@ -27,6 +27,11 @@ public final class TcpCommunicator implements Communicator {
     private final Selector selector;
     private final Transfers transfers;
     private final ReducingAlgorithms reducing;
+    /**
+     * Broadcast from the root straight to every rank instead of along the pipelined chain: the chain needs all W
+     * ranks running at once to flow, which a host with fewer cores than ranks cannot give.
+     */
+    private final boolean directBroadcast;
     private final TcpBuffer token = TcpBuffer.allocate(2);
     private TcpBuffer scratch = TcpBuffer.allocate(64);
     private boolean closed;
@@ -38,8 +43,10 @@ public final class TcpCommunicator implements Communicator {
         this.links = links;
         this.selector = selector;
         this.transfers = new Transfers(rank, links, options.stripes(), selector, options.deadline().toNanos(),
-                SPIN_NANOS);
+                spinNanos(options, size));
         this.reducing = new ReducingAlgorithms(this, transfers);
+        final String bcast = System.getProperty("cctk.tcp.broadcast", "");
+        this.directBroadcast = bcast.isEmpty() ? oversubscribed(options, size) : bcast.equals("direct");
     }
 
     /**
@@ -125,8 +132,9 @@ public final class TcpCommunicator implements Communicator {
                 transfers.recv(p, r, p * block, block, type.bytes());
             }
         }
-        transfers.copy(s, 0, r, rank * block, block);
         transfers.await();
+        // local blocks are copied after the exchange, so peers are not kept waiting for our first bytes
+        transfers.copy(s, 0, r, rank * block, block);
     }
 
     @Override
@@ -148,19 +156,37 @@ public final class TcpCommunicator implements Communicator {
         if (bytes == 0) {
             return;
         }
+        if (directBroadcast) {
+            if (rank == root) {
+                final TcpBuffer s = check(send, 0, bytes, type);
+                for (int p = 0; p < size; p++) {
+                    if (p != rank) {
+                        transfers.send(p, s, 0, bytes, type.bytes());
+                    }
+                }
+            } else {
+                transfers.recv(root, r, 0, bytes, type.bytes());
+            }
+            transfers.await();
+            if (rank == root) {
+                transfers.copy(check(send, 0, bytes, type), 0, r, 0, bytes);
+            }
+            return;
+        }
         final int rel = Math.floorMod(rank - root, size);
         final int next = (rank + 1) % size;
         if (rel == 0) {
             final TcpBuffer s = check(send, 0, bytes, type);
             if (size > 1) {
                 transfers.send(next, s, 0, bytes, type.bytes());
+                transfers.await();
             }
             transfers.copy(s, 0, r, 0, bytes);
-        } else {
-            final int got = transfers.recv(Math.floorMod(rank - 1, size), r, 0, bytes, type.bytes());
-            if (rel < size - 1) {
-                transfers.forward(next, r, 0, bytes, type.bytes(), got);
-            }
+            return;
+        }
+        final int got = transfers.recv(Math.floorMod(rank - 1, size), r, 0, bytes, type.bytes());
+        if (rel < size - 1) {
+            transfers.forward(next, r, 0, bytes, type.bytes(), got);
         }
         transfers.await();
     }
@@ -195,8 +221,8 @@ public final class TcpCommunicator implements Communicator {
                 transfers.recv(p, r, p * block, block, type.bytes());
             }
         }
-        transfers.copy(s, rank * block, r, rank * block, block);
         transfers.await();
+        transfers.copy(s, rank * block, r, rank * block, block);
     }
 
     @Override
@@ -228,9 +254,9 @@ public final class TcpCommunicator implements Communicator {
                         + " elements to itself but expects " + recvCounts[p] + ".");
             }
         }
+        transfers.await();
         transfers.copy(s, (int) sendDispls[rank] * unit, r, (int) recvDispls[rank] * unit,
                 (int) sendCounts[rank] * unit);
-        transfers.await();
     }
 
     @Override
@@ -282,6 +308,24 @@ public final class TcpCommunicator implements Communicator {
         } catch (final IOException ignored) {
             // nothing left to release
         }
+    }
+
+    /**
+     * How long to spin before blocking: {@code -Dcctk.tcp.spinMicros}, else 50 us, but 0 when this host runs more
+     * ranks than it has CPUs (a single-node job of more ranks than cores): a spinning rank then holds the core
+     * that the rank it waits for needs.
+     */
+    static long spinNanos(final TcpOptions options, final int size) {
+        final Long micros = Long.getLong("cctk.tcp.spinMicros");
+        if (micros != null) {
+            return micros * 1000L;
+        }
+        return oversubscribed(options, size) ? 0L : SPIN_NANOS;
+    }
+
+    /** Whether this single-node job runs more ranks than the host has CPUs. */
+    private static boolean oversubscribed(final TcpOptions options, final int size) {
+        return !options.multiNode() && size > Runtime.getRuntime().availableProcessors();
     }
 
     /** Internal memory of at least {@code bytes} bytes, kept and grown across calls (allocates only to grow). */
