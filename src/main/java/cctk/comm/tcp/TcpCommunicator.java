@@ -27,11 +27,6 @@ public final class TcpCommunicator implements Communicator {
     private final Selector selector;
     private final Transfers transfers;
     private final ReducingAlgorithms reducing;
-    /**
-     * Broadcast from the root straight to every rank instead of along the pipelined chain: the chain needs all W
-     * ranks running at once to flow, which a host with fewer cores than ranks cannot give.
-     */
-    private final boolean directBroadcast;
     private final TcpBuffer token = TcpBuffer.allocate(2);
     private TcpBuffer scratch = TcpBuffer.allocate(64);
     private boolean closed;
@@ -45,8 +40,6 @@ public final class TcpCommunicator implements Communicator {
         this.transfers = new Transfers(rank, links, options.stripes(), selector, options.deadline().toNanos(),
                 spinNanos(options, size));
         this.reducing = new ReducingAlgorithms(this, transfers);
-        final String bcast = System.getProperty("cctk.tcp.broadcast", "");
-        this.directBroadcast = bcast.isEmpty() ? oversubscribed(options, size) : bcast.equals("direct");
     }
 
     /**
@@ -154,23 +147,6 @@ public final class TcpCommunicator implements Communicator {
         final int bytes = bytes(count, type);
         final TcpBuffer r = check(recv, 0, bytes, type);
         if (bytes == 0) {
-            return;
-        }
-        if (directBroadcast) {
-            if (rank == root) {
-                final TcpBuffer s = check(send, 0, bytes, type);
-                for (int p = 0; p < size; p++) {
-                    if (p != rank) {
-                        transfers.send(p, s, 0, bytes, type.bytes());
-                    }
-                }
-            } else {
-                transfers.recv(root, r, 0, bytes, type.bytes());
-            }
-            transfers.await();
-            if (rank == root) {
-                transfers.copy(check(send, 0, bytes, type), 0, r, 0, bytes);
-            }
             return;
         }
         final int rel = Math.floorMod(rank - root, size);
@@ -320,12 +296,8 @@ public final class TcpCommunicator implements Communicator {
         if (micros != null) {
             return micros * 1000L;
         }
-        return oversubscribed(options, size) ? 0L : SPIN_NANOS;
-    }
-
-    /** Whether this single-node job runs more ranks than the host has CPUs. */
-    private static boolean oversubscribed(final TcpOptions options, final int size) {
-        return !options.multiNode() && size > Runtime.getRuntime().availableProcessors();
+        final boolean oversubscribed = !options.multiNode() && size > Runtime.getRuntime().availableProcessors();
+        return oversubscribed ? 0L : SPIN_NANOS;
     }
 
     /** Internal memory of at least {@code bytes} bytes, kept and grown across calls (allocates only to grow). */
