@@ -6,14 +6,21 @@
 # when mpicc/mpirun are installed.
 #
 # usage: bench/vs-gloo.sh [ROUNDS]     env: SIZES=1M,16M,64M,256M WORLDS="2 4" COLLS=... OUT=dir
-#                                           GLOO_BENCH=/work/shared/bench/gloo_bench.py MPI_SRC=.../mpi_allreduce.c
+#                                           SHARED=path/to/shared (default: ../shared next to the repo, or next to
+#                                           the main checkout of a worktree) GLOO_BENCH=$SHARED/bench/gloo_bench.py
+#                                           MPI_SRC=$SHARED/bench/mpi_allreduce.c
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${1:-3}
 SIZES=${SIZES:-1M,16M,64M,256M}
 WORLDS=${WORLDS:-"2 4"}
 COLLS=${COLLS:-all_reduce,all_gather,reduce_scatter,broadcast,all_to_all}
-GLOO_BENCH=${GLOO_BENCH:-/work/shared/bench/gloo_bench.py}
+if [ -z "${SHARED:-}" ]; then
+  SHARED=$ROOT/../shared
+  [ -d "$SHARED" ] || SHARED=$(dirname "$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir)")/../shared
+fi
+GLOO_BENCH=${GLOO_BENCH:-$SHARED/bench/gloo_bench.py}
+[ -f "$GLOO_BENCH" ] || { echo "no Gloo benchmark at $GLOO_BENCH (set SHARED or GLOO_BENCH)" >&2; exit 2; }
 MPI_SRC=${MPI_SRC:-$(dirname "$GLOO_BENCH")/mpi_allreduce.c}
 OUT=${OUT:-$ROOT/target/bench-results/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
@@ -46,7 +53,7 @@ run_mpi() {
 
 for r in $(seq 1 "$ROUNDS"); do
   for w in $WORLDS; do
-    echo "round $r W=$w $(date +%T) load $(cut -d' ' -f1 /proc/loadavg)"
+    echo "round $r W=$w $(date +%T) load $(cut -d' ' -f1 /proc/loadavg)" | tee -a "$OUT/load.txt"
     if [ $((r % 2)) -eq 1 ]; then
       run_gloo "$w" "$r"; run_cctk "$w" "$r"; run_mpi "$w" "$r"
     else

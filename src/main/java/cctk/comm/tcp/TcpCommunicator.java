@@ -19,7 +19,7 @@ import java.nio.channels.Selector;
 public final class TcpCommunicator implements Communicator {
 
     /** Spin this long before blocking in the selector; a cross-vCPU wake-up costs about as much. */
-    private static final long SPIN_NANOS = Long.getLong("cctk.tcp.spinMicros", 50L) * 1000L;
+    private static final long SPIN_NANOS = 50_000L;
 
     private final int rank;
     private final int size;
@@ -38,7 +38,7 @@ public final class TcpCommunicator implements Communicator {
         this.links = links;
         this.selector = selector;
         this.transfers = new Transfers(rank, links, options.stripes(), selector, options.deadline().toNanos(),
-                SPIN_NANOS);
+                spinNanos(options, size));
         this.reducing = new ReducingAlgorithms(this, transfers);
     }
 
@@ -125,8 +125,9 @@ public final class TcpCommunicator implements Communicator {
                 transfers.recv(p, r, p * block, block, type.bytes());
             }
         }
-        transfers.copy(s, 0, r, rank * block, block);
         transfers.await();
+        // local blocks are copied after the exchange, so peers are not kept waiting for our first bytes
+        transfers.copy(s, 0, r, rank * block, block);
     }
 
     @Override
@@ -154,13 +155,14 @@ public final class TcpCommunicator implements Communicator {
             final TcpBuffer s = check(send, 0, bytes, type);
             if (size > 1) {
                 transfers.send(next, s, 0, bytes, type.bytes());
+                transfers.await();
             }
             transfers.copy(s, 0, r, 0, bytes);
-        } else {
-            final int got = transfers.recv(Math.floorMod(rank - 1, size), r, 0, bytes, type.bytes());
-            if (rel < size - 1) {
-                transfers.forward(next, r, 0, bytes, type.bytes(), got);
-            }
+            return;
+        }
+        final int got = transfers.recv(Math.floorMod(rank - 1, size), r, 0, bytes, type.bytes());
+        if (rel < size - 1) {
+            transfers.forward(next, r, 0, bytes, type.bytes(), got);
         }
         transfers.await();
     }
@@ -195,8 +197,8 @@ public final class TcpCommunicator implements Communicator {
                 transfers.recv(p, r, p * block, block, type.bytes());
             }
         }
-        transfers.copy(s, rank * block, r, rank * block, block);
         transfers.await();
+        transfers.copy(s, rank * block, r, rank * block, block);
     }
 
     @Override
@@ -228,9 +230,9 @@ public final class TcpCommunicator implements Communicator {
                         + " elements to itself but expects " + recvCounts[p] + ".");
             }
         }
+        transfers.await();
         transfers.copy(s, (int) sendDispls[rank] * unit, r, (int) recvDispls[rank] * unit,
                 (int) sendCounts[rank] * unit);
-        transfers.await();
     }
 
     @Override
@@ -282,6 +284,20 @@ public final class TcpCommunicator implements Communicator {
         } catch (final IOException ignored) {
             // nothing left to release
         }
+    }
+
+    /**
+     * How long to spin before blocking: {@code -Dcctk.tcp.spinMicros}, else 50 us, but 0 when this host runs more
+     * ranks than it has CPUs (a single-node job of more ranks than cores): a spinning rank then holds the core
+     * that the rank it waits for needs.
+     */
+    static long spinNanos(final TcpOptions options, final int size) {
+        final Long micros = Long.getLong("cctk.tcp.spinMicros");
+        if (micros != null) {
+            return micros * 1000L;
+        }
+        final boolean oversubscribed = !options.multiNode() && size > Runtime.getRuntime().availableProcessors();
+        return oversubscribed ? 0L : SPIN_NANOS;
     }
 
     /** Internal memory of at least {@code bytes} bytes, kept and grown across calls (allocates only to grow). */

@@ -21,6 +21,11 @@ final class Transfers {
 
     /** Received bytes are reduced in pieces of this size, so reduction overlaps the rest of the transfer. */
     static final int REDUCE_PIECE = 64 << 10;
+    /**
+     * A reducing receive reads at most this much per call and reduces it at once, while the bytes are still in the
+     * L2 cache (2 MiB per core here); an unbounded read can return several MiB that the reduction then re-fetches.
+     */
+    static final int REDUCE_READ = Integer.getInteger("cctk.tcp.reduceReadBytes", 256 << 10);
     /** Messages below this size use one connection even when several NICs are striped. */
     static final int STRIPE_MIN = 256 << 10;
 
@@ -230,7 +235,7 @@ final class Transfers {
                 c.limit(limit).position(o.pos);
                 n = o.link.channel.write(c);
             } else {
-                c.limit(o.end).position(o.pos);
+                c.limit(o.reduce ? Math.min(o.end, o.pos + REDUCE_READ) : o.end).position(o.pos);
                 n = o.link.channel.read(c);
                 if (n < 0) {
                     throw failed(o, "closed the connection");
