@@ -65,8 +65,8 @@ class NcclVariablesTest {
     }
 
     @Test
-    void yamlIntegersBecomeTheirText() throws Exception {
-        final java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("nccl");
+    void yamlIntegersBecomeTheirText(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+            throws Exception {
         final JobSpec s = SpecParser.parse(SpecFiles.write(dir, "n.yaml", "resources: {nodes: 1, tasks_per_node: 1}\n"
                 + "nccl_env: {NCCL_BUFFSIZE: 33554432, NCCL_CROSS_NIC: 1, NCCL_NET: \"AWS Libfabric\"}\n"));
         assertThat(s.ncclEnv()).containsExactly(java.util.Map.entry("NCCL_BUFFSIZE", "33554432"),

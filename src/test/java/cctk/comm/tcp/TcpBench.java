@@ -52,6 +52,9 @@ public final class TcpBench {
         if (!target.isEmpty()) {
             Files.writeString(Path.of(target), csv);
         }
+        try (java.util.stream.Stream<Path> files = Files.walk(store)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
         System.exit(rc);
     }
 
