@@ -93,7 +93,7 @@ public record RankIdentity(int rank, int worldSize, int localRank, int nodeIndex
     public static int derivedPort(final long jobId, final int stepId) {
         final int steps = RankConfiguration.DERIVED_PORT_STEPS;
         final long slot = jobId * steps + stepId % steps;
-        return RankConfiguration.DERIVED_PORT_BASE + (int) Math.floorMod(slot, RankConfiguration.DERIVED_PORT_SPAN);
+        return RankConfiguration.DERIVED_PORT_BASE + Math.floorMod(slot, RankConfiguration.DERIVED_PORT_SPAN);
     }
 
     /** One line for logs: "rank 1/4 local 1 node 0 (nid001) job 123.0 rendezvous nid001:20123 via slurm". */

@@ -115,7 +115,7 @@ public final class TcpCommunicator implements Communicator {
         transfers.operation("all_gather");
         final int block = bytes(sendCount, type);
         final TcpBuffer s = check(send, 0, block, type);
-        final TcpBuffer r = check(recv, 0, bytes((long) sendCount * size, type), type);
+        final TcpBuffer r = check(recv, 0, bytes(sendCount * size, type), type);
         if (block == 0) {
             return;
         }
@@ -135,7 +135,7 @@ public final class TcpCommunicator implements Communicator {
                               final ReduceOp op) {
         transfers.operation("reduce_scatter");
         final int block = bytes(recvCount, type);
-        final TcpBuffer s = check(send, 0, bytes((long) recvCount * size, type), type);
+        final TcpBuffer s = check(send, 0, bytes(recvCount * size, type), type);
         reducing.reduceScatter(s, check(recv, 0, block, type), (int) recvCount, type, op);
     }
 
