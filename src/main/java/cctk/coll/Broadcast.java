@@ -14,9 +14,7 @@ public final class Broadcast implements Collective {
 
     @Override
     public Layout layout(final long totalBytes, final DType type, final Group group) {
-        final long count = totalBytes / type.bytes();
-        final long bytes = count * type.bytes();
-        return Layout.of(count, bytes, bytes, bytes, 0, 0);
+        return Layout.wholeBuffer(totalBytes, type);
     }
 
     @Override

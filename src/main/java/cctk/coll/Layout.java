@@ -1,5 +1,7 @@
 package cctk.coll;
 
+import cctk.comm.DType;
+
 /**
  * The byte counts of one collective call on one rank, as nccl-tests' getCollByteCount gives them.
  *
@@ -18,6 +20,13 @@ public record Layout(long count, long sizeBytes, long sendBytes, long recvBytes,
     public static Layout of(final long count, final long sizeBytes, final long sendBytes, final long recvBytes,
                             final long inPlaceSendOffset, final long inPlaceRecvOffset) {
         return new Layout(count, sizeBytes, sendBytes, recvBytes, inPlaceSendOffset, inPlaceRecvOffset, null);
+    }
+
+    /** One buffer of whole elements on every rank, S = its size (all-reduce, broadcast, reduce, send/recv). */
+    public static Layout wholeBuffer(final long totalBytes, final DType type) {
+        final long count = totalBytes / type.bytes();
+        final long bytes = count * type.bytes();
+        return of(count, bytes, bytes, bytes, 0, 0);
     }
 
     /** Bytes of the single buffer an in-place call uses. */
