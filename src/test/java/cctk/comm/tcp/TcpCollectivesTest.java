@@ -50,11 +50,11 @@ class TcpCollectivesTest {
 
     private static void allReduce(final TcpCommunicator comm, final DType type, final ReduceOp op, final int count,
                                   final boolean inPlace, final List<String> bad) {
-        final CommBuffer send = filled(comm, type, op, count, 0, count);
+        final CommBuffer send = filled(comm, type, op, count);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) count * type.bytes());
         comm.allReduce(send, recv, count, type, op);
         final int w = comm.size();
-        expect(recv, type, count, i -> Elements.reduceRef(type, op, w, i, r -> Elements.value(type, op, r, i)),
+        expect(recv, Elements.reduced(type, op, w, 0, count),
                 "all_reduce " + type + " " + op + " n=" + count + (inPlace ? " in-place" : "") + " W=" + w, bad);
     }
 
@@ -62,58 +62,41 @@ class TcpCollectivesTest {
                                       final int recvCount, final boolean inPlace, final List<String> bad) {
         final int w = comm.size();
         final int unit = type.bytes();
-        final CommBuffer send = filled(comm, type, op, (long) recvCount * w, 0, (long) recvCount * w);
+        final CommBuffer send = filled(comm, type, op, (long) recvCount * w);
         final CommBuffer recv = inPlace ? send.slice((long) comm.rank() * recvCount * unit, (long) recvCount * unit)
                 : comm.allocate((long) recvCount * unit);
         comm.reduceScatter(send, recv, recvCount, type, op);
-        final long base = (long) comm.rank() * recvCount;
-        expect(recv, type, recvCount,
-                i -> Elements.reduceRef(type, op, w, base + i, r -> Elements.value(type, op, r, base + i)),
+        expect(recv, Elements.reduced(type, op, w, (long) comm.rank() * recvCount, recvCount),
                 "reduce_scatter " + type + " " + op + " n=" + recvCount + (inPlace ? " in-place" : "") + " W=" + w,
                 bad);
     }
 
     private static void reduce(final TcpCommunicator comm, final DType type, final ReduceOp op, final int count,
                                final boolean inPlace, final int root, final List<String> bad) {
-        final CommBuffer send = filled(comm, type, op, count, 0, count);
+        final CommBuffer send = filled(comm, type, op, count);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) count * type.bytes());
         comm.reduce(send, recv, count, type, op, root);
         if (comm.rank() == root) {
             final int w = comm.size();
-            expect(recv, type, count, i -> Elements.reduceRef(type, op, w, i, r -> Elements.value(type, op, r, i)),
-                    "reduce " + type + " " + op + " n=" + count + (inPlace ? " in-place" : "") + " root=" + root
-                            + " W=" + w, bad);
+            expect(recv, Elements.reduced(type, op, w, 0, count), "reduce " + type + " " + op + " n=" + count
+                    + (inPlace ? " in-place" : "") + " root=" + root + " W=" + w, bad);
         }
     }
 
-    /** A buffer of {@code count} elements holding this rank's inputs for element indices from {@code first}. */
-    static CommBuffer filled(final TcpCommunicator comm, final DType type, final ReduceOp op, final long count,
-                             final long first, final long n) {
+    /** A buffer of {@code count} elements holding this rank's inputs. */
+    static CommBuffer filled(final TcpCommunicator comm, final DType type, final ReduceOp op, final long count) {
         final CommBuffer b = comm.allocate(count * type.bytes());
-        final ByteBuffer h = Elements.allocate(count, type);
-        for (int i = 0; i < n; i++) {
-            Elements.put(h, type, i, Elements.value(type, op, comm.rank(), first + i));
-        }
-        b.upload(h, 0);
+        b.upload(Elements.inputs(type, op, comm.rank(), 0, count), 0);
         return b;
     }
 
-    interface Expected {
-        double at(long i);
-    }
-
-    static void expect(final CommBuffer b, final DType type, final long count, final Expected expected,
-                       final String what, final List<String> bad) {
-        final ByteBuffer want = Elements.allocate(count, type);
-        for (int i = 0; i < count; i++) {
-            Elements.put(want, type, i, expected.at(i));
-        }
-        final ByteBuffer got = Elements.allocate(count, type);
+    /** Adds a line to {@code bad} unless the first bytes of {@code b} equal {@code want} (position to limit). */
+    static void expect(final CommBuffer b, final ByteBuffer want, final String what, final List<String> bad) {
+        final ByteBuffer got = ByteBuffer.allocate(want.remaining());
         b.download(0, got);
         got.flip();
-        if (!got.equals(want.rewind())) {
-            final int at = got.mismatch(want);
-            bad.add(what + ": first wrong byte " + at + " (element " + at / type.bytes() + ")");
+        if (!got.equals(want)) {
+            bad.add(what + ": first wrong byte " + got.mismatch(want));
         }
     }
 }

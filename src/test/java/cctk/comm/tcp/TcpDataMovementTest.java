@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import cctk.comm.CommBuffer;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class TcpDataMovementTest {
 
-    private static final ReduceOp VALUES = ReduceOp.SUM;
+    /** No reduction: the data-movement input pattern. */
+    private static final ReduceOp VALUES = null;
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4})
@@ -51,30 +53,36 @@ class TcpDataMovementTest {
         final CommBuffer recv = comm.allocate((long) n * w * unit);
         final CommBuffer send = inPlace ? recv.slice((long) comm.rank() * n * unit, (long) n * unit)
                 : comm.allocate((long) n * unit);
-        send.upload(values(type, comm.rank(), 0, n), 0);
+        send.upload(Elements.inputs(type, VALUES, comm.rank(), 0, n), 0);
         comm.allGather(send, recv, n, type);
-        TcpCollectivesTest.expect(recv, type, (long) n * w, i -> Elements.value(type, VALUES, (int) (i / n), i % n),
+        final ByteBuffer want = Elements.allocate((long) n * w, type);
+        for (int p = 0; p < w; p++) {
+            Elements.appendInputs(want, type, VALUES, p, 0, n);
+        }
+        TcpCollectivesTest.expect(recv, want.flip(),
                 "all_gather " + type + " n=" + n + (inPlace ? " in-place" : "") + " W=" + w, bad);
     }
 
     private static void broadcast(final TcpCommunicator comm, final DType type, final int n, final boolean inPlace,
                                   final int root, final List<String> bad) {
-        final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, n, 0, n);
+        final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, n);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) n * type.bytes());
         comm.broadcast(send, recv, n, type, root);
-        TcpCollectivesTest.expect(recv, type, n, i -> Elements.value(type, VALUES, root, i),
+        TcpCollectivesTest.expect(recv, Elements.inputs(type, VALUES, root, 0, n),
                 "broadcast " + type + " n=" + n + " root=" + root + (inPlace ? " in-place" : ""), bad);
     }
 
     private static void allToAll(final TcpCommunicator comm, final DType type, final int per, final boolean inPlace,
                                  final List<String> bad) {
         final int w = comm.size();
-        final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, (long) per * w, 0, (long) per * w);
+        final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, (long) per * w);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) per * w * type.bytes());
         comm.allToAll(send, recv, per, type);
-        final int rank = comm.rank();
-        TcpCollectivesTest.expect(recv, type, (long) per * w,
-                i -> Elements.value(type, VALUES, (int) (i / per), (long) rank * per + i % per),
+        final ByteBuffer want = Elements.allocate((long) per * w, type);
+        for (int p = 0; p < w; p++) {
+            Elements.appendInputs(want, type, VALUES, p, (long) comm.rank() * per, per);
+        }
+        TcpCollectivesTest.expect(recv, want.flip(),
                 "alltoall " + type + " per=" + per + (inPlace ? " in-place" : ""), bad);
     }
 
@@ -97,22 +105,19 @@ class TcpDataMovementTest {
             rd[p] = r;
             r += rc[p] + 1;
         }
-        final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, s, 0, s);
+        final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, s);
         final CommBuffer recv = comm.allocate(r * type.bytes());
         comm.allToAllv(send, sc, sd, recv, rc, rd, type);
-        final long total = r;
-        TcpCollectivesTest.expect(recv, type, total, i -> {
-            for (int p = 0; p < w; p++) {
-                if (i >= rd[p] && i < rd[p] + rc[p]) {
-                    long senderDispl = 0;
-                    for (int q = 0; q < rank; q++) {
-                        senderDispl += vcount(p, q, n) + 1;
-                    }
-                    return Elements.value(type, VALUES, p, senderDispl + i - rd[p]);
-                }
+        final ByteBuffer want = Elements.allocate(r, type);
+        for (int p = 0; p < w; p++) {
+            long senderDispl = 0;
+            for (int q = 0; q < rank; q++) {
+                senderDispl += vcount(p, q, n) + 1;
             }
-            return 0;
-        }, "alltoallv " + type + " n=" + n, bad);
+            Elements.appendInputs(want, type, VALUES, p, senderDispl, rc[p]);
+            want.position(want.position() + type.bytes()); // the gap stays as allocated: zero
+        }
+        TcpCollectivesTest.expect(recv, want.flip(), "alltoallv " + type + " n=" + n, bad);
     }
 
     private static long vcount(final int from, final int to, final int n) {
@@ -123,19 +128,11 @@ class TcpDataMovementTest {
                                      final List<String> bad) {
         final int w = comm.size();
         final int rank = comm.rank();
-        final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, n, 0, n);
+        final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, n);
         final CommBuffer recv = comm.allocate((long) n * type.bytes());
         final int from = Math.floorMod(rank - 1, w);
         comm.sendRecv(send, (rank + 1) % w, recv, from, n, type);
-        TcpCollectivesTest.expect(recv, type, n, i -> Elements.value(type, VALUES, from, i),
-                "sendrecv " + type + " n=" + n, bad);
-    }
-
-    private static java.nio.ByteBuffer values(final DType type, final int rank, final long first, final int n) {
-        final java.nio.ByteBuffer h = Elements.allocate(n, type);
-        for (int i = 0; i < n; i++) {
-            Elements.put(h, type, i, Elements.value(type, VALUES, rank, first + i));
-        }
-        return h;
+        TcpCollectivesTest.expect(recv, Elements.inputs(type, VALUES, from, 0, n), "sendrecv " + type + " n=" + n,
+                bad);
     }
 }

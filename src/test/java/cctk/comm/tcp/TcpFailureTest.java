@@ -83,11 +83,10 @@ class TcpFailureTest {
         final TcpOptions options = new TcpOptions(List.of("lo", "lo"), false, Duration.ofSeconds(20), 0, "stripe");
         final int count = 300_001;
         final List<Float> firsts = LocalWorld.run(3, options, comm -> {
-            final CommBuffer b = TcpCollectivesTest.filled(comm, DType.FLOAT32, ReduceOp.SUM, count, 0, count);
+            final CommBuffer b = TcpCollectivesTest.filled(comm, DType.FLOAT32, ReduceOp.SUM, count);
             comm.allReduce(b, b, count, DType.FLOAT32, ReduceOp.SUM);
             final java.util.ArrayList<String> bad = new java.util.ArrayList<>();
-            TcpCollectivesTest.expect(b, DType.FLOAT32, count, i -> Elements.reduceRef(DType.FLOAT32, ReduceOp.SUM,
-                    3, i, r -> Elements.value(DType.FLOAT32, ReduceOp.SUM, r, i)), "striped", bad);
+            TcpCollectivesTest.expect(b, Elements.reduced(DType.FLOAT32, ReduceOp.SUM, 3, 0, count), "striped", bad);
             assertThat(bad).isEmpty();
             assertThat(comm.links[(comm.rank() + 1) % 3]).hasSize(2);
             return 1f;
