@@ -108,6 +108,11 @@ class StoreTest {
         assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
                 .hasMessageContaining("rank 2 (host stranger-host) disconnected");
         assertThatThrownBy(() -> b.get("anything")).hasMessageContaining("rank 2 (host stranger-host) disconnected");
+        // the push reaches b on its reader thread, which may run after b.get has already seen the failure
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (pushed.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
         assertThat(pushed).singleElement().asString().contains("rank 2");
     }
 
