@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * Test inputs and the straightforward reference: element values are small integers (exact in every dtype, so
@@ -43,37 +44,34 @@ final class Elements {
     /** Elements {@code first .. first+count-1} of rank {@code rank}'s input, encoded. */
     static ByteBuffer inputs(final DType type, final ReduceOp op, final int rank, final long first,
                              final long count) {
-        return tile(allocate(count, type), inputPeriod(type, op, rank), type, first, count).flip();
+        return appendInputs(allocate(count, type), type, op, rank, first, count).flip();
     }
 
     /** Elements {@code first .. first+count-1} of the reduction of every rank's input, encoded. */
     static ByteBuffer reduced(final DType type, final ReduceOp op, final int world, final long first,
                               final long count) {
-        final byte[] period = PERIODS.computeIfAbsent("reduced " + type + " " + op + " " + world, k -> {
-            final double[] values = new double[PERIOD];
-            for (int i = 0; i < PERIOD; i++) {
-                values[i] = reduceRef(type, op, world, i);
-            }
-            return encode(type, values);
-        });
+        final byte[] period = period("reduced " + type + " " + op + " " + world, type,
+                i -> reduceRef(type, op, world, i));
         return tile(allocate(count, type), period, type, first, count).flip();
     }
 
     /** Appends {@code count} elements of rank {@code rank}'s input from element {@code first} to {@code out}. */
     static ByteBuffer appendInputs(final ByteBuffer out, final DType type, final ReduceOp op, final int rank,
                                    final long first, final long count) {
-        return tile(out, inputPeriod(type, op, rank), type, first, count);
+        final byte[] period = period("input " + type + " " + op + " " + rank, type, i -> value(type, op, rank, i));
+        return tile(out, period, type, first, count);
     }
 
     static ByteBuffer allocate(final long count, final DType type) {
         return ByteBuffer.allocate((int) (count * type.bytes())).order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    private static byte[] inputPeriod(final DType type, final ReduceOp op, final int rank) {
-        return PERIODS.computeIfAbsent("input " + type + " " + op + " " + rank, k -> {
+    /** One period of the sequence {@code element(0..PERIOD)}, encoded once per key and then shared. */
+    private static byte[] period(final String key, final DType type, final IntToDoubleFunction element) {
+        return PERIODS.computeIfAbsent(key, k -> {
             final double[] values = new double[PERIOD];
             for (int i = 0; i < PERIOD; i++) {
-                values[i] = value(type, op, rank, i);
+                values[i] = element.applyAsDouble(i);
             }
             return encode(type, values);
         });
