@@ -72,8 +72,7 @@ final class ReducingAlgorithms {
         final int unit = type.bytes();
         final int right = (rank + 1) % size;
         final int left = Math.floorMod(rank - 1, size);
-        final int tmpBlock = (count / size + 1) * unit;
-        final TcpBuffer tmp = comm.scratch((size - 1) * tmpBlock);
+        final TcpBuffer stage = comm.scratch(t.stageBytes());
         int last = -1;
         for (int k = 0; k < size - 1; k++) {
             final int sb = Math.floorMod(rank - k, size);
@@ -84,7 +83,7 @@ final class ReducingAlgorithms {
                 t.forward(right, r, start(count, sb) * unit, length(count, sb) * unit, unit, last);
             }
             final int at = start(count, rb) * unit;
-            last = t.recvReduce(left, tmp, k * tmpBlock, r, at, s, at, length(count, rb) * unit, type, op);
+            last = t.recvReduce(left, stage, 0, r, at, s, at, length(count, rb) * unit, type, op);
         }
         final int owned = (rank + 1) % size;
         if (op == ReduceOp.AVG) {
@@ -119,7 +118,9 @@ final class ReducingAlgorithms {
         } else {
             final int right = (rank + 1) % size;
             final int left = Math.floorMod(rank - 1, size);
-            final TcpBuffer tmp = comm.scratch((size - 1) * block);
+            // staging first, then one reduced block per intermediate step for the next step to forward
+            final int stage = t.stageBytes();
+            final TcpBuffer tmp = comm.scratch(stage + (size - 2) * block);
             int last = -1;
             for (int k = 0; k < size - 1; k++) {
                 final int sb = Math.floorMod(rank - k - 1, size);
@@ -127,10 +128,10 @@ final class ReducingAlgorithms {
                 if (k == 0) {
                     t.send(right, s, sb * block, block, unit);
                 } else {
-                    t.forward(right, tmp, (k - 1) * block, block, unit, last);
+                    t.forward(right, tmp, stage + (k - 1) * block, block, unit, last);
                 }
                 final boolean lastStep = k == size - 2;
-                last = t.recvReduce(left, tmp, k * block, lastStep ? r : tmp, lastStep ? 0 : k * block,
+                last = t.recvReduce(left, tmp, 0, lastStep ? r : tmp, lastStep ? 0 : stage + k * block,
                         s, rb * block, block, type, op);
             }
             t.await();
@@ -156,9 +157,9 @@ final class ReducingAlgorithms {
             t.send(towardRoot, s, 0, bytes, unit);
             t.await();
         } else {
-            final TcpBuffer tmp = comm.scratch(2 * bytes);
+            final TcpBuffer tmp = comm.scratch(t.stageBytes() + bytes);
             final TcpBuffer out = rel == 0 ? r : tmp;
-            final int outOff = rel == 0 ? 0 : bytes;
+            final int outOff = rel == 0 ? 0 : t.stageBytes();
             final int got = t.recvReduce((rank + 1) % size, tmp, 0, out, outOff, s, 0, bytes, type, op);
             if (rel > 0) {
                 t.forward(towardRoot, out, outOff, bytes, unit, got);

@@ -20,6 +20,7 @@ public final class TcpCommunicator implements Communicator {
 
     /** Spin this long before blocking in the selector; a cross-vCPU wake-up costs about as much. */
     private static final long SPIN_NANOS = 50_000L;
+    private static final int STREAM_SEND_BYTES = 256 << 10;
 
     private final int rank;
     private final int size;
@@ -38,7 +39,7 @@ public final class TcpCommunicator implements Communicator {
         this.links = links;
         this.selector = selector;
         this.transfers = new Transfers(rank, links, options.stripes(), selector, options.deadline().toNanos(),
-                spinNanos(options, size));
+                spinNanos(options, size), streamSendBytes(options, size), options.socketBufferBytes());
         this.reducing = new ReducingAlgorithms(this, transfers);
     }
 
@@ -105,14 +106,14 @@ public final class TcpCommunicator implements Communicator {
     @Override
     public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                           final ReduceOp op) {
-        transfers.operation("all_reduce");
+        transfers.operation("all_reduce", false);
         final int bytes = bytes(count, type);
         reducing.allReduce(check(send, 0, bytes, type), check(recv, 0, bytes, type), (int) count, type, op);
     }
 
     @Override
     public void allGather(final CommBuffer send, final CommBuffer recv, final long sendCount, final DType type) {
-        transfers.operation("all_gather");
+        transfers.operation("all_gather", true);
         final int block = bytes(sendCount, type);
         final TcpBuffer s = check(send, 0, block, type);
         final TcpBuffer r = check(recv, 0, bytes(sendCount * size, type), type);
@@ -133,7 +134,7 @@ public final class TcpCommunicator implements Communicator {
     @Override
     public void reduceScatter(final CommBuffer send, final CommBuffer recv, final long recvCount, final DType type,
                               final ReduceOp op) {
-        transfers.operation("reduce_scatter");
+        transfers.operation("reduce_scatter", false);
         final int block = bytes(recvCount, type);
         final TcpBuffer s = check(send, 0, bytes(recvCount * size, type), type);
         reducing.reduceScatter(s, check(recv, 0, block, type), (int) recvCount, type, op);
@@ -142,7 +143,7 @@ public final class TcpCommunicator implements Communicator {
     @Override
     public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                           final int root) {
-        transfers.operation("broadcast");
+        transfers.operation("broadcast", true);
         checkPeer(root, "root");
         final int bytes = bytes(count, type);
         final TcpBuffer r = check(recv, 0, bytes, type);
@@ -170,7 +171,7 @@ public final class TcpCommunicator implements Communicator {
     @Override
     public void reduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                        final ReduceOp op, final int root) {
-        transfers.operation("reduce");
+        transfers.operation("reduce", false);
         checkPeer(root, "root");
         final int bytes = bytes(count, type);
         final TcpBuffer s = check(send, 0, bytes, type);
@@ -180,7 +181,7 @@ public final class TcpCommunicator implements Communicator {
 
     @Override
     public void allToAll(final CommBuffer send, final CommBuffer recv, final long countPerPeer, final DType type) {
-        transfers.operation("alltoall");
+        transfers.operation("alltoall", true);
         final int block = bytes(countPerPeer, type);
         final int total = bytes(countPerPeer * size, type);
         TcpBuffer s = check(send, 0, total, type);
@@ -204,7 +205,7 @@ public final class TcpCommunicator implements Communicator {
     @Override
     public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
                           final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
-        transfers.operation("alltoallv");
+        transfers.operation("alltoallv", true);
         if (sendCounts.length != size || sendDispls.length != size || recvCounts.length != size
                 || recvDispls.length != size) {
             throw CctkException.usage("alltoallv needs " + size + " counts and displacements per direction.");
@@ -238,7 +239,7 @@ public final class TcpCommunicator implements Communicator {
     @Override
     public void sendRecv(final CommBuffer send, final int sendPeer, final CommBuffer recv, final int recvPeer,
                          final long count, final DType type) {
-        transfers.operation("sendrecv");
+        transfers.operation("sendrecv", true);
         checkPeer(sendPeer, "send peer");
         checkPeer(recvPeer, "receive peer");
         final int bytes = bytes(count, type);
@@ -298,6 +299,21 @@ public final class TcpCommunicator implements Communicator {
         }
         final boolean oversubscribed = !options.multiNode() && size > Runtime.getRuntime().availableProcessors();
         return oversubscribed ? 0L : SPIN_NANOS;
+    }
+
+    /**
+     * The send buffer for data-movement collectives: {@code -Dcctk.tcp.streamSendBytes}, else 256 KiB on a single
+     * host whose ranks each have a core, and 0 (keep the buffers as connected) otherwise. Over loopback the
+     * round trip is microseconds, so a shallow buffer loses no bandwidth; across hosts it would cap the window,
+     * and when ranks share cores each must buffer a whole time slice of its peer's output.
+     */
+    static int streamSendBytes(final TcpOptions options, final int size) {
+        final Integer bytes = Integer.getInteger("cctk.tcp.streamSendBytes");
+        if (bytes != null) {
+            return Math.max(0, bytes);
+        }
+        final boolean oversubscribed = size > Runtime.getRuntime().availableProcessors();
+        return options.multiNode() || oversubscribed || options.socketBufferBytes() == 0 ? 0 : STREAM_SEND_BYTES;
     }
 
     /** Internal memory of at least {@code bytes} bytes, kept and grown across calls (allocates only to grow). */

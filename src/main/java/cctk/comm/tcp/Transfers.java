@@ -5,6 +5,7 @@ import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
 import java.io.IOException;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -25,7 +26,13 @@ final class Transfers {
      * A reducing receive reads at most this much per call and reduces it at once, while the bytes are still in the
      * L2 cache (2 MiB per core here); an unbounded read can return several MiB that the reduction then re-fetches.
      */
-    static final int REDUCE_READ = Integer.getInteger("cctk.tcp.reduceReadBytes", 256 << 10);
+    static final int REDUCE_READ = Math.max(4 << 10, Integer.getInteger("cctk.tcp.reduceReadBytes", 256 << 10)) & ~63;
+    /**
+     * A reducing receive lands its bytes in a staging ring of this many bytes per connection and reduces them from
+     * there, so the kernel's copy and the reduction both stay in cache instead of streaming through a scratch copy of
+     * the whole message.
+     */
+    static final int STAGE = 2 * REDUCE_READ;
     /** Messages below this size use one connection even when several NICs are striped. */
     static final int STRIPE_MIN = 256 << 10;
 
@@ -52,6 +59,8 @@ final class Transfers {
         DType type;
         ReduceOp op;
         int reduced;
+        /** Start of a reducing receive's staging ring: stream byte x lands at stage + (x - start) % STAGE. */
+        int stage;
 
         /** End (exclusive, in the bytes a forward reads) of what this receive has made final. */
         int produced() {
@@ -70,12 +79,23 @@ final class Transfers {
     private final Consumer<SelectionKey> ignoreKey = key -> { };
     private final Op[] lastSend;
     private final Op[] lastRecv;
+    /** SO_SNDBUF for collectives that only move data, and for those that reduce; null: never changed. */
+    private final Integer streamSendBuffer;
+    private final Integer reduceSendBuffer;
+    private Integer sendBuffer;
     private int count;
     private String operation = "setup";
 
+    /**
+     * {@code streamSendBytes}: when positive, data-movement collectives shrink every socket's send buffer to this
+     * size and reducing ones restore {@code socketBytes}; 0 leaves the buffers as connected.
+     */
     Transfers(final int rank, final Link[][] links, final int stripes, final Selector selector,
-              final long deadlineNanos, final long spinNanos) {
+              final long deadlineNanos, final long spinNanos, final int streamSendBytes, final int socketBytes) {
         this.rank = rank;
+        this.streamSendBuffer = streamSendBytes > 0 ? Integer.valueOf(streamSendBytes) : null;
+        this.reduceSendBuffer = streamSendBytes > 0 ? Integer.valueOf(socketBytes) : null;
+        this.sendBuffer = reduceSendBuffer;
         this.links = links;
         this.stripes = stripes;
         this.selector = selector;
@@ -95,6 +115,29 @@ final class Transfers {
         this.operation = name;
     }
 
+    /**
+     * Names the running collective and sets the send buffers for it. A stream (nothing to reduce) runs fastest
+     * with a shallow send buffer: the receiver copies each byte out while the sender's copy is still in cache. A
+     * rank that reduces between its reads needs a deep one, or its peers stall while it computes.
+     */
+    void operation(final String name, final boolean streaming) {
+        this.operation = name;
+        final Integer want = streaming ? streamSendBuffer : reduceSendBuffer;
+        if (want == sendBuffer) {
+            return;
+        }
+        for (final Link[] peer : links) {
+            for (int s = 0; peer != null && s < peer.length; s++) {
+                try {
+                    peer[s].channel.setOption(StandardSocketOptions.SO_SNDBUF, want);
+                } catch (final IOException e) {
+                    throw failed(peer[s], "refused a new send buffer size (" + e.getMessage() + ")");
+                }
+            }
+        }
+        sendBuffer = want;
+    }
+
     /** Posts a send of {@code len} bytes of {@code buf} at {@code off}; returns the first op index. */
     int send(final int peer, final TcpBuffer buf, final int off, final int len, final int unit) {
         return post(peer, true, buf, off, len, unit, -1);
@@ -109,15 +152,25 @@ final class Transfers {
         return post(peer, false, buf, off, len, unit, -1);
     }
 
-    /** Posts a receive into {@code tmp} that, as bytes arrive, stores {@code out = received op in}. */
-    int recvReduce(final int peer, final TcpBuffer tmp, final int tmpOff, final TcpBuffer out, final int outOff,
+    /** Bytes of staging a reducing receive needs: {@link #STAGE} per connection to its peer. */
+    int stageBytes() {
+        return stripes * STAGE;
+    }
+
+    /**
+     * Posts a receive that, as bytes arrive, stores {@code out = received op in}. The bytes pass through the
+     * {@link #stageBytes} at {@code stage}; receives from one peer may share it, because each is reduced to the
+     * end before the next one reads.
+     */
+    int recvReduce(final int peer, final TcpBuffer stage, final int stageOff, final TcpBuffer out, final int outOff,
                    final TcpBuffer in, final int inOff, final int len, final DType type, final ReduceOp op) {
-        final int first = post(peer, false, tmp, tmpOff, len, type.bytes(), -1);
+        final int first = post(peer, false, stage, stageOff, len, type.bytes(), -1);
         for (int i = first; i < count; i++) {
             final Op o = ops[i];
-            final int delta = o.start - (tmp.offset + tmpOff);
+            final int delta = o.start - (stage.offset + stageOff);
+            o.stage = stage.offset + stageOff + (i - first) * STAGE;
             o.reduce = true;
-            o.tmp = tmp.memory;
+            o.tmp = stage.memory;
             o.out = out.memory;
             o.outStart = out.offset + outOff + delta;
             o.in = in.memory;
@@ -221,7 +274,7 @@ final class Transfers {
     }
 
     private boolean step(final Op o) {
-        if (o.after != null && o.after.pos < o.after.end) {
+        if (o.after != null && !o.after.done) {
             return false;
         }
         final ByteBuffer c = o.cursor;
@@ -234,8 +287,21 @@ final class Transfers {
                 }
                 c.limit(limit).position(o.pos);
                 n = o.link.channel.write(c);
+            } else if (o.reduce) {
+                final int at = (o.pos - o.start) % STAGE;
+                final int room = Math.min(STAGE - at, STAGE - (o.pos - o.reduced));
+                if (room == 0) {
+                    // the ring holds nothing but unreduced bytes: make room
+                    reduceArrived(o);
+                    return true;
+                }
+                c.limit(o.stage + at + Math.min(Math.min(room, REDUCE_READ), o.end - o.pos)).position(o.stage + at);
+                n = o.link.channel.read(c);
+                if (n < 0) {
+                    throw failed(o, "closed the connection");
+                }
             } else {
-                c.limit(o.reduce ? Math.min(o.end, o.pos + REDUCE_READ) : o.end).position(o.pos);
+                c.limit(o.end).position(o.pos);
                 n = o.link.channel.read(c);
                 if (n < 0) {
                     throw failed(o, "closed the connection");
@@ -262,8 +328,15 @@ final class Transfers {
             return;
         }
         final int delta = o.reduced - o.start;
+        final int at = delta % STAGE;
+        final int first = Math.min(n, (STAGE - at) / unit);
         Reductions.reduce(o.type, o.op, o.out.typed(o.type), (o.outStart + delta) / unit,
-                o.tmp.typed(o.type), o.reduced / unit, o.in.typed(o.type), (o.inStart + delta) / unit, n);
+                o.tmp.typed(o.type), (o.stage + at) / unit, o.in.typed(o.type), (o.inStart + delta) / unit, first);
+        if (first < n) {
+            final int wrapped = delta + first * unit;
+            Reductions.reduce(o.type, o.op, o.out.typed(o.type), (o.outStart + wrapped) / unit,
+                    o.tmp.typed(o.type), o.stage / unit, o.in.typed(o.type), (o.inStart + wrapped) / unit, n - first);
+        }
         o.reduced += n * unit;
         o.done = o.pos == o.end && o.reduced == o.end;
     }
@@ -271,7 +344,7 @@ final class Transfers {
     private void block(final long millis) {
         for (int i = 0; i < count; i++) {
             final Op o = ops[i];
-            if (!o.done && (o.after == null || o.after.pos == o.after.end)) {
+            if (!o.done && (o.after == null || o.after.done)) {
                 if (!o.send) {
                     o.link.wanted |= SelectionKey.OP_READ;
                 } else if (o.gate == null || o.gate.produced() > o.pos) {
@@ -301,9 +374,13 @@ final class Transfers {
     }
 
     private CctkException failed(final Op o, final String what) {
+        return failed(o.link, what);
+    }
+
+    private CctkException failed(final Link link, final String what) {
         reset();
-        return CctkException.environment("rank " + rank + ": " + o.link.describe + " " + what + " during "
-                + operation + "; rank " + o.link.peer + " probably died. The job cannot continue.");
+        return CctkException.environment("rank " + rank + ": " + link.describe + " " + what + " during "
+                + operation + "; rank " + link.peer + " probably died. The job cannot continue.");
     }
 
     private CctkException stalled() {

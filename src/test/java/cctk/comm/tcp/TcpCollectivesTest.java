@@ -83,6 +83,30 @@ class TcpCollectivesTest {
         }
     }
 
+    /** Blocks several times the staging ring, so received bytes wrap around it, for 1-, 2- and 8-byte elements. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void reductionsLongerThanTheStagingRingWrapAroundIt(final int world) throws Exception {
+        final int count = 4 * Transfers.STAGE + 5;
+        final List<List<String>> failures = LocalWorld.run(world, LocalWorld.options(Duration.ofSeconds(30)),
+                comm -> {
+                    final List<String> bad = new ArrayList<>();
+                    for (final DType type : new DType[] {DType.INT8, DType.FLOAT16, DType.FLOAT64}) {
+                        for (final ReduceOp op : new ReduceOp[] {ReduceOp.SUM, ReduceOp.MAX}) {
+                            for (final boolean inPlace : new boolean[] {false, true}) {
+                                allReduce(comm, type, op, count, inPlace, bad);
+                                reduceScatter(comm, type, op, count / world, inPlace, bad);
+                                reduce(comm, type, op, count, inPlace, world - 1, bad);
+                            }
+                        }
+                    }
+                    return bad;
+                });
+        for (final List<String> f : failures) {
+            assertThat(f).isEmpty();
+        }
+    }
+
     /** A buffer of {@code count} elements holding this rank's inputs. */
     static CommBuffer filled(final TcpCommunicator comm, final DType type, final ReduceOp op, final long count) {
         final CommBuffer b = comm.allocate(count * type.bytes());

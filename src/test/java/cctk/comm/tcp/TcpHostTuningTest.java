@@ -1,0 +1,92 @@
+package cctk.comm.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.comm.CommBuffer;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import java.net.StandardSocketOptions;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What the tcp backend tunes to its host: the progress engine spins before blocking, and data-movement collectives
+ * use shallow send buffers, only when every rank of the host can have a core of its own.
+ */
+@Timeout(30)
+class TcpHostTuningTest {
+
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
+    @Test
+    void spinsWhenEveryLocalRankHasACore() {
+        assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t"), CPUS)).isEqualTo(50_000L);
+    }
+
+    @Test
+    void blocksAtOnceWhenTheHostRunsMoreRanksThanCores() {
+        assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t"), CPUS + 1)).isZero();
+    }
+
+    @Test
+    void multiNodeJobsKeepSpinning() {
+        final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 0, "t");
+        assertThat(TcpCommunicator.spinNanos(multi, CPUS * 4)).isEqualTo(50_000L);
+    }
+
+    @Test
+    void thePropertyOverridesTheRule() {
+        System.setProperty("cctk.tcp.spinMicros", "7");
+        try {
+            assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t"), CPUS + 1))
+                    .isEqualTo(7_000L);
+        } finally {
+            System.clearProperty("cctk.tcp.spinMicros");
+        }
+    }
+
+    @Test
+    void streamsThroughShallowSendBuffersWhenEveryLocalRankHasACore() {
+        assertThat(TcpCommunicator.streamSendBytes(TcpOptions.local(Duration.ofSeconds(5), "t"), CPUS))
+                .isEqualTo(256 << 10);
+    }
+
+    @Test
+    void keepsTheConnectedBuffersWhenRanksShareCoresCrossHostsOrAutotune() {
+        assertThat(TcpCommunicator.streamSendBytes(TcpOptions.local(Duration.ofSeconds(5), "t"), CPUS + 1)).isZero();
+        final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 1 << 20, "t");
+        assertThat(TcpCommunicator.streamSendBytes(multi, 2)).isZero();
+        final TcpOptions autotuned = new TcpOptions(List.of(), false, Duration.ofSeconds(5), 0, "t");
+        assertThat(TcpCommunicator.streamSendBytes(autotuned, 2)).isZero();
+    }
+
+    /** The kernel reports twice the size asked for; what matters: streams shrink it, reductions restore it. */
+    @Test
+    void broadcastShrinksTheSendBuffersAndAllReduceRestoresThem() throws Exception {
+        // the property makes the rule independent of this machine's core count, which the tests above cover
+        System.setProperty("cctk.tcp.streamSendBytes", Integer.toString(256 << 10));
+        final List<int[]> sizes;
+        try {
+            sizes = LocalWorld.run(2, LocalWorld.options(Duration.ofSeconds(10)), comm -> {
+                final CommBuffer b = TcpCollectivesTest.filled(comm, DType.FLOAT32, ReduceOp.SUM, 1 << 16);
+                final int connected = sendBuffer(comm);
+                comm.broadcast(b, b, 1 << 16, DType.FLOAT32, 0);
+                final int streaming = sendBuffer(comm);
+                comm.allReduce(b, b, 1 << 16, DType.FLOAT32, ReduceOp.SUM);
+                return new int[] {connected, streaming, sendBuffer(comm)};
+            });
+        } finally {
+            System.clearProperty("cctk.tcp.streamSendBytes");
+        }
+        for (final int[] s : sizes) {
+            assertThat(s[1]).isLessThanOrEqualTo(2 * (256 << 10)).isLessThan(s[0]);
+            assertThat(s[2]).isEqualTo(s[0]);
+        }
+    }
+
+    private static int sendBuffer(final TcpCommunicator comm) throws java.io.IOException {
+        return comm.links[1 - comm.rank()][0].channel.getOption(StandardSocketOptions.SO_SNDBUF);
+    }
+}
