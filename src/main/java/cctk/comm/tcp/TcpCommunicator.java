@@ -39,7 +39,7 @@ public final class TcpCommunicator implements Communicator {
         this.links = links;
         this.selector = selector;
         this.transfers = new Transfers(rank, links, options.stripes(), selector, options.deadline().toNanos(),
-                spinNanos(options, size), streamSendBytes(options, size), options.socketBufferBytes());
+                spinNanos(options, size), streamSendBytes(options), options.socketBufferBytes());
         this.reducing = new ReducingAlgorithms(this, transfers);
     }
 
@@ -303,17 +303,15 @@ public final class TcpCommunicator implements Communicator {
 
     /**
      * The send buffer for data-movement collectives: {@code -Dcctk.tcp.streamSendBytes}, else 256 KiB on a single
-     * host whose ranks each have a core, and 0 (keep the buffers as connected) otherwise. Over loopback the
-     * round trip is microseconds, so a shallow buffer loses no bandwidth; across hosts it would cap the window,
-     * and when ranks share cores each must buffer a whole time slice of its peer's output.
+     * host and 0 (keep the buffers as connected) across hosts. Over loopback the round trip is microseconds, so a
+     * shallow buffer loses no bandwidth, even when ranks share cores; across hosts it would cap the window.
      */
-    static int streamSendBytes(final TcpOptions options, final int size) {
+    static int streamSendBytes(final TcpOptions options) {
         final Integer bytes = Integer.getInteger("cctk.tcp.streamSendBytes");
         if (bytes != null) {
             return Math.max(0, bytes);
         }
-        final boolean oversubscribed = size > Runtime.getRuntime().availableProcessors();
-        return options.multiNode() || oversubscribed || options.socketBufferBytes() == 0 ? 0 : STREAM_SEND_BYTES;
+        return options.multiNode() || options.socketBufferBytes() == 0 ? 0 : STREAM_SEND_BYTES;
     }
 
     /** Internal memory of at least {@code bytes} bytes, kept and grown across calls (allocates only to grow). */
