@@ -28,6 +28,7 @@ public final class TcpCommunicator implements Communicator {
     private final Selector selector;
     private final Transfers transfers;
     private final ReducingAlgorithms reducing;
+    private final boolean broadcastStreams;
     private final TcpBuffer token = TcpBuffer.allocate(2);
     private TcpBuffer scratch = TcpBuffer.allocate(64);
     private boolean closed;
@@ -41,6 +42,7 @@ public final class TcpCommunicator implements Communicator {
         this.transfers = new Transfers(rank, links, options.stripes(), selector, options.deadline().toNanos(),
                 spinNanos(options, size), streamSendBytes(options), options.socketBufferBytes());
         this.reducing = new ReducingAlgorithms(this, transfers);
+        this.broadcastStreams = broadcastStreams(options, size);
     }
 
     /**
@@ -143,7 +145,7 @@ public final class TcpCommunicator implements Communicator {
     @Override
     public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                           final int root) {
-        transfers.operation("broadcast", true);
+        transfers.operation("broadcast", broadcastStreams);
         checkPeer(root, "root");
         final int bytes = bytes(count, type);
         final TcpBuffer r = check(recv, 0, bytes, type);
@@ -297,14 +299,27 @@ public final class TcpCommunicator implements Communicator {
         if (micros != null) {
             return micros * 1000L;
         }
-        final boolean oversubscribed = !options.multiNode() && size > Runtime.getRuntime().availableProcessors();
-        return oversubscribed ? 0L : SPIN_NANOS;
+        return sharesCores(options, size) ? 0L : SPIN_NANOS;
+    }
+
+    /**
+     * Whether broadcast runs as a stream (shallow send buffers). Its chain relays what each rank receives, and a
+     * relay that must wait for a core stalls its upstream unless the buffers are deep (measured at W=4 on 2 vCPUs).
+     */
+    static boolean broadcastStreams(final TcpOptions options, final int size) {
+        return size <= 2 || !sharesCores(options, size);
+    }
+
+    /** Whether this single-host job runs more ranks than the host has CPUs. */
+    private static boolean sharesCores(final TcpOptions options, final int size) {
+        return !options.multiNode() && size > Runtime.getRuntime().availableProcessors();
     }
 
     /**
      * The send buffer for data-movement collectives: {@code -Dcctk.tcp.streamSendBytes}, else 256 KiB on a single
      * host and 0 (keep the buffers as connected) across hosts. Over loopback the round trip is microseconds, so a
-     * shallow buffer loses no bandwidth, even when ranks share cores; across hosts it would cap the window.
+     * shallow buffer loses no bandwidth, even when ranks share cores (but see {@link #broadcastStreams(TcpOptions, int)}); across
+     * hosts it would cap the window.
      */
     static int streamSendBytes(final TcpOptions options) {
         final Integer bytes = Integer.getInteger("cctk.tcp.streamSendBytes");

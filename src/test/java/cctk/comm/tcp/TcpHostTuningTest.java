@@ -60,6 +60,16 @@ class TcpHostTuningTest {
         assertThat(TcpCommunicator.streamSendBytes(autotuned)).isZero();
     }
 
+    @Test
+    void broadcastRelaysKeepDeepBuffersOnlyWhenRanksShareCores() {
+        final TcpOptions local = TcpOptions.local(Duration.ofSeconds(5), "t");
+        assertThat(TcpCommunicator.broadcastStreams(local, 2)).isTrue();
+        assertThat(TcpCommunicator.broadcastStreams(local, CPUS)).isTrue();
+        assertThat(TcpCommunicator.broadcastStreams(local, Math.max(3, CPUS + 1))).isFalse();
+        final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 1 << 20, "t");
+        assertThat(TcpCommunicator.broadcastStreams(multi, CPUS * 4)).isTrue();
+    }
+
     /** The kernel reports twice the size asked for; what matters: streams shrink it, reductions restore it. */
     @Test
     void broadcastShrinksTheSendBuffersAndAllReduceRestoresThem() throws Exception {
