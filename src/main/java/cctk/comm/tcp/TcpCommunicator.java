@@ -318,8 +318,8 @@ public final class TcpCommunicator implements Communicator {
     /**
      * The send buffer for data-movement collectives: {@code -Dcctk.tcp.streamSendBytes}, else 256 KiB on a single
      * host and 0 (keep the buffers as connected) across hosts. Over loopback the round trip is microseconds, so a
-     * shallow buffer loses no bandwidth, even when ranks share cores (but see {@link #broadcastStreams(TcpOptions, int)}); across
-     * hosts it would cap the window.
+     * shallow buffer loses no bandwidth, even when ranks share cores (broadcast is the exception, see
+     * {@link #broadcastStreams(TcpOptions, int)}); across hosts it would cap the window.
      */
     static int streamSendBytes(final TcpOptions options) {
         final Integer bytes = Integer.getInteger("cctk.tcp.streamSendBytes");
