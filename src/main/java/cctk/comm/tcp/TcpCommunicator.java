@@ -255,7 +255,9 @@ public final class TcpCommunicator implements Communicator {
             transfers.copy(s, 0, r, 0, bytes);
             return;
         }
-        transfers.send(sendPeer, s, 0, bytes, type.bytes());
+        // in place, the receive would overwrite bytes the socket has not yet taken
+        final TcpBuffer from = s.overlaps(r) ? copyToScratch(s, bytes) : s;
+        transfers.send(sendPeer, from, 0, bytes, type.bytes());
         transfers.recv(recvPeer, r, 0, bytes, type.bytes());
         transfers.await();
     }

@@ -33,9 +33,9 @@ class TcpDataMovementTest {
                                 allGather(comm, type, count, inPlace, bad);
                                 broadcast(comm, type, count, inPlace, (count + 2) % world, bad);
                                 allToAll(comm, type, count / world + 1, inPlace, bad);
+                                sendRecvRing(comm, type, count, inPlace, bad);
                             }
                             allToAllv(comm, type, count, bad);
-                            sendRecvRing(comm, type, count, bad);
                             comm.barrier();
                         }
                     }
@@ -124,15 +124,31 @@ class TcpDataMovementTest {
         return n == 0 ? 0 : (from + 2L * to + n) % 4 + (n > 1000 ? 3000L * (to + 1) : 0);
     }
 
-    private static void sendRecvRing(final TcpCommunicator comm, final DType type, final int n,
+    /** In place, a message larger than the socket buffers: the receive must not overwrite bytes not yet sent. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void inPlaceSendRecvLargerThanTheSocketBuffersSendsTheOriginal(final int world) throws Exception {
+        final int count = 3 * TcpOptions.DEFAULT_SOCKET_BUFFER / 4 + 7;
+        final List<List<String>> failures = LocalWorld.run(world, LocalWorld.options(Duration.ofSeconds(30)),
+                comm -> {
+                    final List<String> bad = new ArrayList<>();
+                    sendRecvRing(comm, DType.FLOAT32, count, true, bad);
+                    return bad;
+                });
+        for (final List<String> f : failures) {
+            assertThat(f).isEmpty();
+        }
+    }
+
+    private static void sendRecvRing(final TcpCommunicator comm, final DType type, final int n, final boolean inPlace,
                                      final List<String> bad) {
         final int w = comm.size();
         final int rank = comm.rank();
         final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, n);
-        final CommBuffer recv = comm.allocate((long) n * type.bytes());
+        final CommBuffer recv = inPlace ? send : comm.allocate((long) n * type.bytes());
         final int from = Math.floorMod(rank - 1, w);
         comm.sendRecv(send, (rank + 1) % w, recv, from, n, type);
-        TcpCollectivesTest.expect(recv, Elements.inputs(type, VALUES, from, 0, n), "sendrecv " + type + " n=" + n,
-                bad);
+        TcpCollectivesTest.expect(recv, Elements.inputs(type, VALUES, from, 0, n), "sendrecv " + type + " n=" + n
+                + (inPlace ? " in-place" : ""), bad);
     }
 }
