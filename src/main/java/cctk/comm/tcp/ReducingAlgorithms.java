@@ -72,7 +72,6 @@ final class ReducingAlgorithms {
         final int unit = type.bytes();
         final int right = (rank + 1) % size;
         final int left = Math.floorMod(rank - 1, size);
-        final TcpBuffer stage = comm.scratch(t.stageBytes());
         int last = -1;
         for (int k = 0; k < size - 1; k++) {
             final int sb = Math.floorMod(rank - k, size);
@@ -83,7 +82,7 @@ final class ReducingAlgorithms {
                 t.forward(right, r, start(count, sb) * unit, length(count, sb) * unit, unit, last);
             }
             final int at = start(count, rb) * unit;
-            last = t.recvReduce(left, stage, 0, r, at, s, at, length(count, rb) * unit, type, op);
+            last = t.recvReduce(left, r, at, s, at, length(count, rb) * unit, type, op);
         }
         final int owned = (rank + 1) % size;
         if (op == ReduceOp.AVG) {
@@ -118,9 +117,8 @@ final class ReducingAlgorithms {
         } else {
             final int right = (rank + 1) % size;
             final int left = Math.floorMod(rank - 1, size);
-            // staging first, then one reduced block per intermediate step for the next step to forward
-            final int stage = t.stageBytes();
-            final TcpBuffer tmp = comm.scratch(stage + (size - 2) * block);
+            // one reduced block per intermediate step, for the next step to forward
+            final TcpBuffer tmp = comm.scratch((size - 2) * block);
             int last = -1;
             for (int k = 0; k < size - 1; k++) {
                 final int sb = Math.floorMod(rank - k - 1, size);
@@ -128,11 +126,11 @@ final class ReducingAlgorithms {
                 if (k == 0) {
                     t.send(right, s, sb * block, block, unit);
                 } else {
-                    t.forward(right, tmp, stage + (k - 1) * block, block, unit, last);
+                    t.forward(right, tmp, (k - 1) * block, block, unit, last);
                 }
                 final boolean lastStep = k == size - 2;
-                last = t.recvReduce(left, tmp, 0, lastStep ? r : tmp, lastStep ? 0 : stage + k * block,
-                        s, rb * block, block, type, op);
+                last = t.recvReduce(left, lastStep ? r : tmp, lastStep ? 0 : k * block, s, rb * block, block, type,
+                        op);
             }
             t.await();
         }
@@ -157,12 +155,10 @@ final class ReducingAlgorithms {
             t.send(towardRoot, s, 0, bytes, unit);
             t.await();
         } else {
-            final TcpBuffer tmp = comm.scratch(t.stageBytes() + bytes);
-            final TcpBuffer out = rel == 0 ? r : tmp;
-            final int outOff = rel == 0 ? 0 : t.stageBytes();
-            final int got = t.recvReduce((rank + 1) % size, tmp, 0, out, outOff, s, 0, bytes, type, op);
+            final TcpBuffer out = rel == 0 ? r : comm.scratch(bytes);
+            final int got = t.recvReduce((rank + 1) % size, out, 0, s, 0, bytes, type, op);
             if (rel > 0) {
-                t.forward(towardRoot, out, outOff, bytes, unit, got);
+                t.forward(towardRoot, out, 0, bytes, unit, got);
             }
             t.await();
         }

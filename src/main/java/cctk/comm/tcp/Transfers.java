@@ -79,6 +79,8 @@ final class Transfers {
     private final Consumer<SelectionKey> ignoreKey = key -> { };
     private final Op[] lastSend;
     private final Op[] lastRecv;
+    /** Per peer, the staging rings of its connections ({@link #STAGE} bytes each), made on first reducing receive. */
+    private final TcpBuffer[] stages;
     /** SO_SNDBUF for collectives that only move data, and for those that reduce; null: never changed. */
     private final Integer streamSendBuffer;
     private final Integer reduceSendBuffer;
@@ -104,6 +106,7 @@ final class Transfers {
         this.ops = new Op[4 * links.length * stripes + 8];
         this.lastSend = new Op[links.length * stripes];
         this.lastRecv = new Op[links.length * stripes];
+        this.stages = new TcpBuffer[links.length];
         for (int i = 0; i < ops.length; i++) {
             ops[i] = new Op();
         }
@@ -152,23 +155,23 @@ final class Transfers {
         return post(peer, false, buf, off, len, unit, -1);
     }
 
-    /** Bytes of staging a reducing receive needs: {@link #STAGE} per connection to its peer. */
-    int stageBytes() {
-        return stripes * STAGE;
-    }
-
     /**
-     * Posts a receive that, as bytes arrive, stores {@code out = received op in}. The bytes pass through the
-     * {@link #stageBytes} at {@code stage}; receives from one peer may share it, because each is reduced to the
-     * end before the next one reads.
+     * Posts a receive that, as bytes arrive, stores {@code out = received op in}. The bytes pass through the staging
+     * ring of {@code peer}'s connections, made on first use; receives from one peer share it, because each is
+     * reduced to its end (it is not done before) before the next one on that connection reads.
      */
-    int recvReduce(final int peer, final TcpBuffer stage, final int stageOff, final TcpBuffer out, final int outOff,
-                   final TcpBuffer in, final int inOff, final int len, final DType type, final ReduceOp op) {
-        final int first = post(peer, false, stage, stageOff, len, type.bytes(), -1);
+    int recvReduce(final int peer, final TcpBuffer out, final int outOff, final TcpBuffer in, final int inOff,
+                   final int len, final DType type, final ReduceOp op) {
+        TcpBuffer stage = stages[peer];
+        if (stage == null) {
+            stage = TcpBuffer.allocate(stripes * STAGE);
+            stages[peer] = stage;
+        }
+        final int first = post(peer, false, stage, 0, len, type.bytes(), -1);
         for (int i = first; i < count; i++) {
             final Op o = ops[i];
-            final int delta = o.start - (stage.offset + stageOff);
-            o.stage = stage.offset + stageOff + (i - first) * STAGE;
+            final int delta = o.start - stage.offset;
+            o.stage = stage.offset + (i - first) * STAGE;
             o.reduce = true;
             o.tmp = stage.memory;
             o.out = out.memory;
@@ -323,21 +326,16 @@ final class Transfers {
 
     private static void reduceArrived(final Op o) {
         final int unit = o.type.bytes();
-        final int n = (o.pos - o.reduced) / unit;
-        if (n == 0) {
-            return;
+        int left = (o.pos - o.reduced) / unit;
+        while (left > 0) { // at most twice: to the end of the ring, then from its start
+            final int delta = o.reduced - o.start;
+            final int at = delta % STAGE;
+            final int m = Math.min(left, (STAGE - at) / unit);
+            Reductions.reduce(o.type, o.op, o.out.typed(o.type), (o.outStart + delta) / unit,
+                    o.tmp.typed(o.type), (o.stage + at) / unit, o.in.typed(o.type), (o.inStart + delta) / unit, m);
+            o.reduced += m * unit;
+            left -= m;
         }
-        final int delta = o.reduced - o.start;
-        final int at = delta % STAGE;
-        final int first = Math.min(n, (STAGE - at) / unit);
-        Reductions.reduce(o.type, o.op, o.out.typed(o.type), (o.outStart + delta) / unit,
-                o.tmp.typed(o.type), (o.stage + at) / unit, o.in.typed(o.type), (o.inStart + delta) / unit, first);
-        if (first < n) {
-            final int wrapped = delta + first * unit;
-            Reductions.reduce(o.type, o.op, o.out.typed(o.type), (o.outStart + wrapped) / unit,
-                    o.tmp.typed(o.type), o.stage / unit, o.in.typed(o.type), (o.inStart + wrapped) / unit, n - first);
-        }
-        o.reduced += n * unit;
         o.done = o.pos == o.end && o.reduced == o.end;
     }
 
