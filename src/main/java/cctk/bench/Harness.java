@@ -71,12 +71,14 @@ public final class Harness {
     /** Runs the whole sweep; returns OK, or FAILED when any check found a wrong element. */
     public ExitCode run() {
         final List<Point> plan = plan();
+        final Group group = new Group(comm.size(), comm.rank(), weights());
+        final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, spec.benchmark().jitWarmupSeconds()).run(plan, group);
         final List<String> rankLines = exchange.gatherText("rank", ctx.rankLine());
         ResultFiles files = null;
         if (comm.rank() == 0) {
-            files = ResultFiles.create(ctx.outputDir(), RunHeaders.of(spec, ctx, comm, rankLines));
+            progress.println("cctk: JIT warm-up: " + jit.describe());
+            files = ResultFiles.create(ctx.outputDir(), RunHeaders.of(spec, ctx, comm, rankLines, jit));
         }
-        final Group group = new Group(comm.size(), comm.rank(), weights());
         String error = null;
         try {
             int done = 0;

@@ -20,8 +20,9 @@ final class RunHeaders {
     }
 
     static RunHeader of(final JobSpec spec, final RunContext ctx, final Communicator comm,
-                        final List<String> rankLines) {
+                        final List<String> rankLines, final JitWarmUp.Outcome jit) {
         final Map<String, Object> args = args(spec.benchmark());
+        args.put("jit_warmup", jit.asArgs());
         // a report reads these back: where it ran, and what the cluster is expected to reach
         args.put("cluster", spec.cluster() == null ? null : spec.cluster().name());
         args.put("references", ReferenceJson.encode(spec.references() == null ? List.of() : spec.references()));

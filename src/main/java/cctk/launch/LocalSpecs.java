@@ -55,7 +55,7 @@ public final class LocalSpecs {
         final Benchmark b = new Benchmark(List.of(backend), List.copyOf(nproc),
                 colls.isEmpty() ? DEFAULT_COLLECTIVES : colls, messageSizes, List.of(DType.FLOAT32),
                 List.of(ReduceOp.SUM), 5, 20, 1, Benchmark.InPlace.OUT_OF_PLACE, 0,
-                new Benchmark.Imbalance(1.0, null), DEFAULT_TIMEOUT_SECONDS);
+                new Benchmark.Imbalance(1.0, null), DEFAULT_TIMEOUT_SECONDS, Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
         final Cluster local = new Cluster("local", null, null, null, null, null, List.of(), List.of(), null, "java",
                 null);
         final Resources resources = new Resources(1, Collections.max(nproc), 0, 1, "none", "block", List.of());

@@ -30,6 +30,9 @@ final class ProfileText {
         for (final Map.Entry<String, String> e : h.environment().entrySet()) {
             lines.add("# env " + e.getKey() + "=" + e.getValue());
         }
+        if (h.args().get("jit_warmup") instanceof Map<?, ?> jit) {
+            lines.add("# jit warm-up before timing: " + jit.get("summary"));
+        }
         lines.add("# time: mean per rank, max over ranks | AlgBW = S/time | BusBW = AlgBW x factor (nccl-tests)");
         return lines;
     }

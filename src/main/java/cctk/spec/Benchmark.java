@@ -21,11 +21,15 @@ import java.util.List;
  * @param root           root rank of broadcast and reduce
  * @param alltoallv      how imbalanced all-to-all counts are made
  * @param timeoutSeconds deadline for every wait on a peer
+ * @param jitWarmupSeconds how long a JVM rank may warm its JIT before the sweep (0: not at all)
  */
 public record Benchmark(List<String> backends, List<Integer> taskCounts, List<CollectiveType> collectives,
                         List<MessageSize> sizes, List<DType> dtypes, List<ReduceOp> ops, int warmupIters,
                         int iters, int checkIters, InPlace inPlace, int root, Imbalance alltoallv,
-                        int timeoutSeconds) {
+                        int timeoutSeconds, int jitWarmupSeconds) {
+
+    /** Seconds a rank may spend warming its JIT before the sweep, unless the spec says otherwise. */
+    public static final int DEFAULT_JIT_WARMUP_SECONDS = 10;
 
     /** Buffer layouts: separate send and receive buffers, one shared buffer, or both. */
     public enum InPlace {

@@ -21,6 +21,7 @@ final class BenchmarkBuilder {
     static final List<String> BACKENDS = List.of("tcp", "nccl");
     private static final Pattern DURATION = Pattern.compile("([1-9][0-9]{0,6})(s|m|h)");
     private static final int MAX_TIMEOUT = 86_400;
+    private static final int MAX_JIT_WARMUP = 600;
     private static final double MAX_SPREAD = 1e6;
 
     private BenchmarkBuilder() {
@@ -43,10 +44,12 @@ final class BenchmarkBuilder {
         final int minTasks = Collections.min(tasks);
         final int root = s.integer("root", 0, Math.max(0, minTasks - 1), 0);
         final Benchmark.Imbalance imbalance = imbalance(s.section("alltoallv"));
-        final int timeout = timeout(s);
+        final int timeout = seconds(s, "timeout", "a timeout", 1, MAX_TIMEOUT, "from 1s to 24h", 120);
+        final int jitWarmup = seconds(s, "jit_warmup", "a warm-up budget", 0, MAX_JIT_WARMUP, "from 0 (none) to 10m",
+                Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
         s.finish();
         return new Benchmark(backends, tasks, collectives, sizes, dtypes, ops, warmup, iters, checkIters, inPlace,
-                root, imbalance, timeout);
+                root, imbalance, timeout, jitWarmup);
     }
 
     private static List<String> backends(final Section s, final Resources r, final NcclOptions nccl) {
@@ -228,26 +231,27 @@ final class BenchmarkBuilder {
         }
     }
 
-    /** Seconds: an integer, or a number with s, m or h. */
-    private static int timeout(final Section s) {
-        final SpecValue v = s.get("timeout");
+    /** Seconds: an integer, or a number with s, m or h, within [min, max]. */
+    private static int seconds(final Section s, final String key, final String what, final int min, final int max,
+                               final String range, final int fallback) {
+        final SpecValue v = s.get(key);
         if (v == null) {
-            return 120;
+            return fallback;
         }
-        final String expected = "a timeout in seconds such as 120, 90s, 2m or 1h, from 1s to 24h";
+        final String expected = what + " in seconds such as 120, 90s, 2m or 1h, " + range;
         if (v.kind() == Kind.INT) {
-            return s.integer(v, s.keyPath("timeout"), 1, MAX_TIMEOUT, 120);
+            return s.integer(v, s.keyPath(key), min, max, fallback);
         }
         final Matcher m = v.kind() == Kind.STRING ? DURATION.matcher(v.text()) : null;
         if (m == null || !m.matches()) {
-            s.problems().expected(v, s.keyPath("timeout"), expected);
-            return 120;
+            s.problems().expected(v, s.keyPath(key), expected);
+            return fallback;
         }
         final long unit = m.group(2).equals("h") ? 3600 : m.group(2).equals("m") ? 60 : 1;
         final long seconds = Long.parseLong(m.group(1)) * unit;
-        if (seconds > MAX_TIMEOUT) {
-            s.problems().expected(v, s.keyPath("timeout"), expected);
-            return 120;
+        if (seconds < min || seconds > max) {
+            s.problems().expected(v, s.keyPath(key), expected);
+            return fallback;
         }
         return (int) seconds;
     }

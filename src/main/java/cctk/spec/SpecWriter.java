@@ -115,6 +115,7 @@ public final class SpecWriter {
         put(a, "matrix", b.alltoallv().matrixFile());
         m.add(entry("alltoallv", map(a)));
         m.add(entry("timeout", number(b.timeoutSeconds())));
+        m.add(entry("jit_warmup", number(b.jitWarmupSeconds())));
         return map(m);
     }
 

@@ -42,7 +42,7 @@ final class ResultFixtures {
     static void run(final Path dir, final int world, final List<Reference> refs) {
         final Benchmark b = new Benchmark(List.of("threads"), List.of(world), COLLS, sizes(),
             List.of(DType.FLOAT32), List.of(ReduceOp.SUM), 1, 3, 1, Benchmark.InPlace.BOTH, 0,
-            new Benchmark.Imbalance(2.0, null), 30);
+            new Benchmark.Imbalance(2.0, null), 30, 0);
         final JobSpec spec = new JobSpec(null, null, new Cluster("fixture", null, null, null, null, null, List.of(),
             List.of(), null, "java", "cctk.jar"), null, Map.of(), Map.of(), b, refs);
         final MemoryStore store = new MemoryStore(world, java.time.Duration.ofSeconds(20));

@@ -37,7 +37,7 @@ class HarnessTest {
     static Benchmark bench(final List<CollectiveType> colls, final List<DType> types, final List<ReduceOp> ops,
                            final List<MessageSize> sizes, final int checkIters, final Benchmark.InPlace inPlace) {
         return new Benchmark(List.of("threads"), List.of(1), colls, sizes, types, ops, 1, 2, checkIters, inPlace,
-            0, new Benchmark.Imbalance(2.0, null), 30);
+            0, new Benchmark.Imbalance(2.0, null), 30, 0);
     }
 
     static JobSpec spec(final Benchmark b) {
@@ -128,6 +128,43 @@ class HarnessTest {
             final Path json = s.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
             assertThat(Files.readString(json)).contains("\"status\": \"INCOMPLETE\"", "simulated");
         }
+    }
+
+    @Test
+    void theJitWarmsUpBeforeTheSweepEndingOnTheSameRoundOnEveryRank() throws IOException {
+        final List<MessageSize> sizes = List.of(new MessageSize(64, false), new MessageSize(64 << 10, false));
+        final Benchmark b0 = bench(List.of(CollectiveType.ALL_REDUCE, CollectiveType.ALL_GATHER),
+            List.of(DType.FLOAT32), List.of(ReduceOp.SUM), sizes, 1, Benchmark.InPlace.OUT_OF_PLACE);
+        final Benchmark b = new Benchmark(b0.backends(), b0.taskCounts(), b0.collectives(), b0.sizes(), b0.dtypes(),
+            b0.ops(), 1, 2, 1, b0.inPlace(), 0, b0.alltoallv(), 30, 2);
+        final StringWriter progress = new StringWriter();
+        final long start = System.nanoTime();
+        // ranks that disagreed on the round to stop after would wait on each other until the deadline
+        assertThat(run(3, ThreadCommunicator.shared(3), b, progress)).containsOnly(ExitCode.OK);
+        assertThat((System.nanoTime() - start) / 1e9).isLessThan(20);
+        final java.util.regex.Matcher m = java.util.regex.Pattern
+            .compile("JIT warm-up: (\\d+) round\\(s\\) in ([0-9.]+) s").matcher(progress.toString());
+        assertThat(m.find()).as(progress.toString()).isTrue();
+        assertThat(Integer.parseInt(m.group(1))).isBetween(1, 30);
+        assertThat(Double.parseDouble(m.group(2))).isLessThan(2 + 5);
+        assertThat(csv(dir)).hasSize(4);
+        try (Stream<Path> s = Files.list(dir)) {
+            final List<Path> files = s.toList();
+            final Path txt = files.stream().filter(p -> p.toString().endsWith(".txt")).findFirst().orElseThrow();
+            final Path json = files.stream().filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+            assertThat(Files.readString(txt)).contains("# jit warm-up before timing: " + m.group(1) + " round(s)");
+            assertThat(Files.readString(json)).contains("\"jit_warmup\": {", "\"rounds\": " + m.group(1) + ",");
+        }
+    }
+
+    @Test
+    void aZeroBudgetSkipsTheJitWarmUp() throws IOException {
+        final Benchmark b = bench(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT32), List.of(ReduceOp.SUM),
+            List.of(new MessageSize(64, false)), 1, Benchmark.InPlace.OUT_OF_PLACE);
+        final StringWriter progress = new StringWriter();
+        assertThat(run(2, ThreadCommunicator.shared(2), b, progress)).containsOnly(ExitCode.OK);
+        assertThat(progress.toString()).contains("cctk: JIT warm-up: none");
+        assertThat(csv(dir)).hasSize(1);
     }
 
     @Test

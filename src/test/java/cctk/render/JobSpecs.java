@@ -38,7 +38,8 @@ final class JobSpecs {
     static Benchmark benchmark(final List<String> backends, final List<Integer> tasks) {
         return new Benchmark(backends, tasks, List.of(CollectiveType.ALL_REDUCE, CollectiveType.ALL_GATHER),
                 List.of(new MessageSize(1024, false), new MessageSize(1 << 20, false)), List.of(DType.FLOAT32),
-                List.of(ReduceOp.SUM), 5, 20, 1, Benchmark.InPlace.BOTH, 0, new Benchmark.Imbalance(1.0, null), 60);
+                List.of(ReduceOp.SUM), 5, 20, 1, Benchmark.InPlace.BOTH, 0, new Benchmark.Imbalance(1.0, null), 60,
+                10);
     }
 
     static Map<String, String> map(final String... kv) {

@@ -89,6 +89,8 @@ class BadSpecTest {
             bad(GPU + "benchmark:\n  root: 2\n", 3, "benchmark.root", "from 0 to 1"),
             bad(RES + "benchmark:\n  timeout: 10x\n", 3, "benchmark.timeout", "timeout in seconds"),
             bad(RES + "benchmark:\n  timeout: 0\n", 3, "benchmark.timeout", "from 1 to"),
+            bad(RES + "benchmark:\n  jit_warmup: 11m\n", 3, "benchmark.jit_warmup", "from 0 (none) to 10m"),
+            bad(RES + "benchmark:\n  jit_warmup: -1\n", 3, "benchmark.jit_warmup", "from 0 to 600"),
             bad(RES + "benchmark:\n  alltoallv: {spread: 0.5}\n", 3, "benchmark.alltoallv.spread",
                 "a number from 1"),
             bad(RES + "benchmark:\n  alltoallv:\n    matrix: nope.txt\n", 4, "benchmark.alltoallv.matrix",

@@ -1,0 +1,134 @@
+package cctk.bench;
+
+import cctk.CctkException;
+import cctk.coll.Case;
+import cctk.coll.Collective;
+import cctk.coll.Group;
+import cctk.coll.Layout;
+import cctk.comm.CommBuffer;
+import cctk.comm.Communicator;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Before the sweep: untimed rounds of every collective of the plan, each at the plan's smallest size and at its
+ * largest up to 1 MiB, with the first type and operator, until a round passes with no JIT compilation on any rank
+ * or the budget is spent. Without it a rank times its first sizes while the JIT compiles, on the same cores:
+ * on 2 vCPUs at W=4, a 1 KiB all_reduce timed first took 7.4 ms, and 1.1 ms timed again after the sweep.
+ * The per-size warm-up iterations of the spec still run; this only takes the compiler out of the timings.
+ * <b>Note:</b> not threadsafe.
+ */
+final class JitWarmUp {
+
+    /** How the warm-up ended: rounds run, whether the last one compiled nothing, and its wall time. */
+    record Outcome(int rounds, boolean quiet, double seconds) {
+        String describe() {
+            return rounds == 0 ? "none" : String.format(java.util.Locale.ROOT, "%d round(s) in %.1f s, %s", rounds,
+                    seconds, quiet ? "compiler quiet" : "compiler still busy, so the first sizes may read slow");
+        }
+
+        Map<String, Object> asArgs() {
+            final Map<String, Object> m = new LinkedHashMap<>();
+            m.put("rounds", rounds);
+            m.put("quiet", quiet);
+            m.put("seconds", Math.round(seconds * 10) / 10.0);
+            m.put("summary", describe());
+            return m;
+        }
+    }
+
+    static final long LARGEST = 1 << 20;
+    private static final int CALLS = 10;
+    private static final int MAX_ROUNDS = 30;
+
+    private final Communicator comm;
+    private final MeasureStep step;
+    private final long budgetNanos;
+
+    JitWarmUp(final Communicator comm, final MeasureStep step, final double budgetSeconds) {
+        this.comm = comm;
+        this.step = step;
+        this.budgetNanos = (long) (budgetSeconds * 1e9);
+    }
+
+    /** Runs the rounds; every rank returns after the same round (the decision to go on is collective). */
+    Outcome run(final List<Harness.Point> plan, final Group group) {
+        final long start = System.nanoTime();
+        final List<Runnable> calls = budgetNanos <= 0 ? List.of() : calls(plan, group);
+        if (calls.isEmpty()) {
+            return new Outcome(0, false, 0);
+        }
+        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        final boolean measurable = jit != null && jit.isCompilationTimeMonitoringSupported();
+        int round = 0;
+        while (true) {
+            round++;
+            final long compiled = measurable ? jit.getTotalCompilationTime() : 0;
+            for (final Runnable call : calls) {
+                for (int i = 0; i < CALLS; i++) {
+                    call.run();
+                }
+                comm.synchronize();
+            }
+            final boolean compiling = !measurable || jit.getTotalCompilationTime() != compiled;
+            final boolean anyCompiling = step.firstFailingRank(compiling) >= 0;
+            final boolean spent = round >= MAX_ROUNDS || System.nanoTime() - start > budgetNanos;
+            if (!anyCompiling || step.firstFailingRank(spent) >= 0) {
+                return new Outcome(round, !anyCompiling, (System.nanoTime() - start) / 1e9);
+            }
+        }
+    }
+
+    /** One call per collective and size; a size this rank cannot allocate is left out on every rank. */
+    private List<Runnable> calls(final List<Harness.Point> plan, final Group group) {
+        final Map<Collective, Harness.Point> first = new LinkedHashMap<>();
+        final Map<Collective, List<Long>> sizes = new LinkedHashMap<>();
+        for (final Harness.Point p : plan) {
+            if (p.size() == null) {
+                continue;
+            }
+            first.putIfAbsent(p.coll(), p);
+            if (p.type() == first.get(p.coll()).type()) {
+                sizes.computeIfAbsent(p.coll(), k -> new ArrayList<>()).add(p.size().bytes(p.type()));
+            }
+        }
+        final List<Runnable> calls = new ArrayList<>();
+        for (final Map.Entry<Collective, Harness.Point> e : first.entrySet()) {
+            final List<Long> s = sizes.get(e.getKey());
+            final long smallest = s.stream().mapToLong(Long::longValue).min().orElse(0);
+            final long largest = s.stream().mapToLong(Long::longValue).filter(b -> b <= LARGEST).max()
+                    .orElse(smallest);
+            for (final long bytes : smallest == largest ? new long[] {smallest} : new long[] {smallest, largest}) {
+                final Runnable call = call(e.getKey(), e.getValue(), bytes, group);
+                if (call != null) {
+                    calls.add(call);
+                }
+            }
+        }
+        return calls;
+    }
+
+    private Runnable call(final Collective coll, final Harness.Point p, final long bytes, final Group group) {
+        final Layout l = coll.layout(bytes, p.type(), group);
+        if (l.sizeBytes() == 0) {
+            return null;
+        }
+        CommBuffer[] bufs = null;
+        try {
+            bufs = step.allocate(l, false);
+        } catch (final OutOfMemoryError | CctkException e) {
+            bufs = null;
+        }
+        if (step.firstFailingRank(bufs == null) >= 0) {
+            return null;
+        }
+        final Case c = new Case(p.type(), p.op(), comm.size(), comm.rank(), 0, 0, l);
+        final CommBuffer send = bufs[0];
+        final CommBuffer recv = bufs[1];
+        return () -> coll.run(comm, send, recv, c);
+    }
+}
