@@ -12,8 +12,8 @@ import java.nio.ShortBuffer;
  * Element-wise reductions over typed NIO views, for CPU backends: {@code out[o+i] = a[ai+i] op b[bi+i]}.
  * Each dtype travels in its typed view: float32 FloatBuffer, float64 DoubleBuffer, float16 and bfloat16
  * ShortBuffer (bits), int8 and uint8 ByteBuffer, int32 IntBuffer, int64 LongBuffer. Indices count elements.
- * float32 and float64 over direct buffers reduce by address ({@link DirectMemory}); elsewhere through per-thread
- * heap chunks (bulk get, array loop, bulk put), which vectorises.
+ * Float types over direct buffers reduce by address ({@link DirectMemory}); elsewhere float32 and float64 go
+ * through per-thread heap chunks (bulk get, array loop, bulk put), which vectorises, and the 16-bit types by index.
  * Semantics: AVG reduces as SUM and {@link #divide} finishes it. Integer SUM and PROD wrap around
  * (two's complement); uint8 compares and divides unsigned; integer AVG truncates toward zero (uint8: floor).
  * float16 and bfloat16 widen to float, apply the operator and round back to nearest even at every step.
@@ -75,6 +75,13 @@ public final class Reductions {
                 final ShortBuffer s = (ShortBuffer) buf;
                 final boolean bf = type == DType.BFLOAT16;
                 final float d = divisor;
+                if (DirectMemory.usable(s, s, s)) {
+                    final long p = at(s, i, n, 2);
+                    for (long k = p; k < p + 2L * n; k += 2) {
+                        DirectMemory.putShort(k, narrow(bf, widen(bf, DirectMemory.getShort(k)) / d));
+                    }
+                    return;
+                }
                 for (int k = i; k < i + n; k++) {
                     s.put(k, narrow(bf, widen(bf, s.get(k)) / d));
                 }
@@ -247,6 +254,10 @@ public final class Reductions {
 
     private static void half(final boolean bf, final ReduceOp op, final ShortBuffer out, final int o,
                              final ShortBuffer a, final int ai, final ShortBuffer b, final int bi, final int n) {
+        if (DirectMemory.usable(out, a, b)) {
+            half(bf, op, at(out, o, n, 2), at(a, ai, n, 2), at(b, bi, n, 2), n);
+            return;
+        }
         for (int k = 0; k < n; k++) {
             final float x = widen(bf, a.get(ai + k));
             final float y = widen(bf, b.get(bi + k));
@@ -257,6 +268,21 @@ public final class Reductions {
                 case MAX -> Math.max(x, y);
             };
             out.put(o + k, narrow(bf, r));
+        }
+    }
+
+    private static void half(final boolean bf, final ReduceOp op, final long out, final long a, final long b,
+                             final int n) {
+        for (long k = 0; k < 2L * n; k += 2) {
+            final float x = widen(bf, DirectMemory.getShort(a + k));
+            final float y = widen(bf, DirectMemory.getShort(b + k));
+            final float r = switch (op) {
+                case SUM, AVG -> x + y;
+                case PROD -> x * y;
+                case MIN -> Math.min(x, y);
+                case MAX -> Math.max(x, y);
+            };
+            DirectMemory.putShort(out + k, narrow(bf, r));
         }
     }
 

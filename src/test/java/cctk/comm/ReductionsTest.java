@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
+import java.nio.ShortBuffer;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,6 +68,27 @@ class ReductionsTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(value = ReduceOp.class, names = {"SUM", "PROD", "MIN", "MAX"})
+    void halfFloatsMatchWidenOperateRound(final ReduceOp op) {
+        for (final DType type : new DType[] {DType.FLOAT16, DType.BFLOAT16}) {
+            for (final boolean direct : new boolean[] {true, false}) {
+                final ShortBuffer a = halves(direct, type, 13);
+                final ShortBuffer b = halves(direct, type, 14);
+                final ShortBuffer out = halves(direct, type, 15);
+                final short[] before = new short[CAP];
+                out.get(0, before);
+                Reductions.reduce(type, op, out, N + 3, a, 1, b, 2 * N, N);
+                for (int i = 0; i < CAP; i++) {
+                    final int k = i - (N + 3);
+                    final short want = k >= 0 && k < N
+                        ? narrow(type, f32(op, widen(type, a.get(1 + k)), widen(type, b.get(2 * N + k)))) : before[i];
+                    assertEquals(want, out.get(i), type + " " + op + (direct ? " direct" : " heap") + " element " + i);
+                }
+            }
+        }
+    }
+
     @Test
     void dividesOnlyItsRange() {
         for (final boolean direct : new boolean[] {true, false}) {
@@ -87,6 +109,17 @@ class ReductionsTest {
         }
         assertThrows(IndexOutOfBoundsException.class,
                 () -> Reductions.divide(DType.FLOAT32, floats(true, 1), CAP - N + 1, N, 2));
+        for (final boolean direct : new boolean[] {true, false}) {
+            final ShortBuffer h = halves(direct, DType.BFLOAT16, 16);
+            final short[] hb = new short[CAP];
+            h.get(0, hb);
+            Reductions.divide(DType.BFLOAT16, h, 5, N, 3);
+            for (int i = 0; i < CAP; i++) {
+                final short want = i >= 5 && i < 5 + N ? narrow(DType.BFLOAT16, widen(DType.BFLOAT16, hb[i]) / 3f)
+                    : hb[i];
+                assertEquals(want, h.get(i), "bfloat16 element " + i);
+            }
+        }
     }
 
     @Test
@@ -154,6 +187,24 @@ class ReductionsTest {
             case MIN -> Math.min(x, y);
             case MAX -> Math.max(x, y);
         };
+    }
+
+    private static ShortBuffer halves(final boolean direct, final DType type, final long seed) {
+        final ShortBuffer h = bytes(direct, 2).asShortBuffer();
+        final Random random = new Random(seed);
+        for (int i = 0; i < CAP; i++) {
+            final float v = i % 5 == 0 ? SPECIAL[random.nextInt(SPECIAL.length)] : (float) random.nextGaussian() * 50f;
+            h.put(i, narrow(type, v));
+        }
+        return h;
+    }
+
+    private static float widen(final DType type, final short bits) {
+        return type == DType.BFLOAT16 ? HalfFloats.bfloat16ToFloat(bits) : HalfFloats.float16ToFloat(bits);
+    }
+
+    private static short narrow(final DType type, final float value) {
+        return type == DType.BFLOAT16 ? HalfFloats.floatToBfloat16(value) : HalfFloats.floatToFloat16(value);
     }
 
     private static FloatBuffer floats(final boolean direct, final long seed) {
