@@ -23,10 +23,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The sweep: for every type × size × collective × operator, out-of-place and in-place, it allocates,
- * warms up, times each iteration (call + synchronize), then runs separate check iterations that verify
- * every element. Rank 0 gathers per-rank results through the store, writes them via {@link ResultFiles}
- * as they come, and prints progress. All ranks return the same exit code: FAILED if any element was wrong.
+ * The sweep: first the JIT warm-up ({@link JitWarmUp}); then for every type × size × collective × operator,
+ * out-of-place and in-place, it allocates, warms up, times each iteration (call + synchronize), then runs
+ * separate check iterations that verify every element. Rank 0 gathers per-rank results through the store,
+ * writes them via {@link ResultFiles} as they come, and prints progress. All ranks return the same exit code:
+ * FAILED if any element was wrong.
  * Collectives that carry no data (barrier) run once, after the sweep.
  * <b>Note:</b> not threadsafe: one thread per rank drives it.
  */
