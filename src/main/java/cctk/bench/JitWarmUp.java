@@ -41,7 +41,7 @@ final class JitWarmUp {
         }
     }
 
-    static final long LARGEST = 1 << 20;
+    private static final long LARGEST = 1 << 20;
     private static final int CALLS = 10;
     private static final int MAX_ROUNDS = 30;
 
@@ -75,9 +75,9 @@ final class JitWarmUp {
                 comm.synchronize();
             }
             final boolean compiling = !measurable || jit.getTotalCompilationTime() != compiled;
-            final boolean anyCompiling = step.firstFailingRank(compiling) >= 0;
+            final boolean anyCompiling = step.anyRank(compiling);
             final boolean spent = round >= MAX_ROUNDS || System.nanoTime() - start > budgetNanos;
-            if (!anyCompiling || step.firstFailingRank(spent) >= 0) {
+            if (!anyCompiling || step.anyRank(spent)) {
                 return new Outcome(round, !anyCompiling, (System.nanoTime() - start) / 1e9);
             }
         }
@@ -123,7 +123,7 @@ final class JitWarmUp {
         } catch (final OutOfMemoryError | CctkException e) {
             bufs = null;
         }
-        if (step.firstFailingRank(bufs == null) >= 0) {
+        if (step.anyRank(bufs == null)) {
             return null;
         }
         final Case c = new Case(p.type(), p.op(), comm.size(), comm.rank(), 0, 0, l);

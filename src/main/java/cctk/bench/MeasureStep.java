@@ -60,6 +60,11 @@ final class MeasureStep {
         return offset == 0 && bytes == total ? whole : whole.slice(offset, bytes);
     }
 
+    /** Agrees with every rank whether {@code flag} holds on any of them. A collective itself. */
+    boolean anyRank(final boolean flag) {
+        return firstFailingRank(flag) >= 0;
+    }
+
     /** Agrees with every rank whether someone failed: the lowest failing rank, or -1. A collective itself. */
     int firstFailingRank(final boolean failed) {
         if (voteSend == null) {

@@ -81,10 +81,10 @@ final class Transfers {
     private final Op[] lastRecv;
     /** Per peer, the staging rings of its connections ({@link #STAGE} bytes each), made on first reducing receive. */
     private final TcpBuffer[] stages;
-    /** SO_SNDBUF for collectives that only move data, and for those that reduce; null: never changed. */
-    private final Integer streamSendBuffer;
-    private final Integer reduceSendBuffer;
-    private Integer sendBuffer;
+    /** SO_SNDBUF for collectives that only move data (0: never changed), for those that reduce, and now. */
+    private final int streamSendBuffer;
+    private final int reduceSendBuffer;
+    private int sendBuffer;
     private int count;
     private String operation = "setup";
 
@@ -95,9 +95,9 @@ final class Transfers {
     Transfers(final int rank, final Link[][] links, final int stripes, final Selector selector,
               final long deadlineNanos, final long spinNanos, final int streamSendBytes, final int socketBytes) {
         this.rank = rank;
-        this.streamSendBuffer = streamSendBytes > 0 ? Integer.valueOf(streamSendBytes) : null;
-        this.reduceSendBuffer = streamSendBytes > 0 ? Integer.valueOf(socketBytes) : null;
-        this.sendBuffer = reduceSendBuffer;
+        this.streamSendBuffer = Math.max(0, streamSendBytes);
+        this.reduceSendBuffer = socketBytes;
+        this.sendBuffer = socketBytes;
         this.links = links;
         this.stripes = stripes;
         this.selector = selector;
@@ -125,8 +125,8 @@ final class Transfers {
      */
     void operation(final String name, final boolean streaming) {
         this.operation = name;
-        final Integer want = streaming ? streamSendBuffer : reduceSendBuffer;
-        if (want == sendBuffer) {
+        final int want = streaming ? streamSendBuffer : reduceSendBuffer;
+        if (streamSendBuffer == 0 || want == sendBuffer) {
             return;
         }
         for (final Link[] peer : links) {
