@@ -44,7 +44,7 @@ public final class Backends {
         if ("tcp".equals(backend)) {
             final boolean multiNode = id.nodes().stream().distinct().count() > 1;
             final TcpOptions options = new TcpOptions(nics, multiNode, deadline, TcpOptions.DEFAULT_SOCKET_BUFFER,
-                    "w" + id.worldSize());
+                    "w" + id.worldSize(), Rendezvous.secret(System.getenv()));
             return TcpCommunicator.connect(options, id.rank(), id.worldSize(), store);
         }
         if ("nccl".equals(backend)) {

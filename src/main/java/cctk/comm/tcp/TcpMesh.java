@@ -1,6 +1,7 @@
 package cctk.comm.tcp;
 
 import cctk.CctkException;
+import cctk.comm.JobProof;
 import cctk.comm.Store;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,9 +9,7 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
-import java.net.Socket;
 import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
@@ -20,11 +19,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Builds the full mesh: every rank listens on one port per NIC, publishes "host:port" per NIC in the store, connects
  * to every lower rank (one connection per NIC, bound to that NIC's address) and accepts every higher rank.
- * A 12-byte hello (rank, stripe, world size) tells the acceptor who called.
+ * Every connection proves it belongs to the job with the {@link MeshHello} (a challenge-response over the job
+ * secret) before it counts as a rank's; {@link MeshAcceptor} drops strangers without disturbing the run. The
+ * listening sockets bind only the stripes' addresses (loopback for a single-node job), never the wildcard.
  */
 final class TcpMesh {
 
@@ -43,7 +45,7 @@ final class TcpMesh {
             for (final InetAddress address : local) {
                 final ServerSocketChannel server = ServerSocketChannel.open();
                 servers.add(server);
-                server.bind(new InetSocketAddress(address, 0), size * stripes + 8);
+                server.bind(new InetSocketAddress(address, 0), size * stripes + MeshAcceptor.MAX_PENDING);
                 final InetSocketAddress bound = (InetSocketAddress) server.getLocalAddress();
                 endpoints.append(endpoints.length() == 0 ? "" : ",")
                         .append(bound.getAddress().getHostAddress()).append('|').append(bound.getPort());
@@ -55,9 +57,10 @@ final class TcpMesh {
             for (int peer = rank + 1; peer < size; peer++) {
                 links[peer] = new Link[stripes];
             }
-            for (int s = 0; s < stripes; s++) {
-                for (int n = rank + 1; n < size; n++) {
-                    accept(options, rank, size, servers.get(s), s, links, deadline);
+            new MeshAcceptor(options, rank, size, links, deadline).acceptAll(servers);
+            for (int peer = rank + 1; peer < size; peer++) {
+                for (final Link l : links[peer]) {
+                    tune(l.channel, options);
                 }
             }
             return links;
@@ -87,75 +90,67 @@ final class TcpMesh {
             throw CctkException.environment("rank " + rank + " uses " + local.size() + " NIC(s) but rank " + peer
                     + " published " + endpoints.length + "; every rank must name the same number of interfaces.");
         }
+        final MeshHello hello = new MeshHello(options.secret(), options.keyPrefix());
         final Link[] row = new Link[local.size()];
         for (int s = 0; s < row.length; s++) {
             final String[] hostPort = endpoints[s].split("\\|");
             final InetSocketAddress remote = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
-            final SocketChannel channel = SocketChannel.open();
+            row[s] = new Link(peer, s, dialOne(options, rank, size, peer, s, local, remote, hello, deadline),
+                    "rank " + peer + " (" + remote + ")");
+        }
+        return row;
+    }
+
+    /**
+     * One proven connection to {@code peer}'s stripe {@code s}; retries (20 ms doubling to 1 s) while the acceptor
+     * closes the connection before its challenge, as it does when busy with strangers.
+     */
+    private static SocketChannel dialOne(final TcpOptions options, final int rank, final int size, final int peer,
+                                         final int s, final List<InetAddress> local, final InetSocketAddress remote,
+                                         final MeshHello hello, final long deadline) {
+        long backoff = 20_000_000L;
+        while (true) {
+            SocketChannel channel = null;
             try {
+                channel = SocketChannel.open();
                 tune(channel, options);
                 if (!options.interfaces().isEmpty()) {
                     channel.bind(new InetSocketAddress(local.get(s), 0));
                 }
                 channel.socket().connect(remote, remainingMillis(deadline, rank, peer));
-                final ByteBuffer hello = ByteBuffer.allocate(12).putInt(rank).putInt(s).putInt(size).flip();
-                while (hello.hasRemaining()) {
-                    channel.write(hello);
+                channel.socket().setSoTimeout(remainingMillis(deadline, rank, peer));
+                final InputStream in = channel.socket().getInputStream();
+                final byte[] challenge = in.readNBytes(MeshHello.CHALLENGE_BYTES);
+                if (challenge.length < MeshHello.CHALLENGE_BYTES) {
+                    closeQuietly(channel);
+                    LockSupport.parkNanos(Math.min(backoff, Math.max(0, deadline - System.nanoTime())));
+                    backoff = Math.min(1_000_000_000L, backoff * 2);
+                    remainingMillis(deadline, rank, peer);
+                    continue;
                 }
+                final byte[] nonce = JobProof.nonce();
+                final ByteBuffer out = hello.hello(challenge, rank, s, size, peer, nonce);
+                while (out.hasRemaining()) {
+                    channel.write(out);
+                }
+                final byte[] answer = in.readNBytes(MeshHello.ANSWER_BYTES);
+                if (!JobProof.same(answer, hello.acceptProof(nonce, peer, s, size, rank))) {
+                    throw CctkException.environment("rank " + rank + " connected to " + remote + ", published by"
+                            + " rank " + peer + " (stripe " + s + "), but the other end did not prove it belongs to"
+                            + " this job; rank " + peer + " may have died and another process taken its port.");
+                }
+                channel.socket().setSoTimeout(0);
+                return channel;
             } catch (final IOException e) {
                 closeQuietly(channel);
                 throw CctkException.environment("rank " + rank + " could not connect to rank " + peer + " at "
                         + remote + " (stripe " + s + "): " + e.getMessage() + ". Is rank " + peer + " alive and is"
                         + " the address reachable from " + hostName() + "?", e);
-            }
-            row[s] = new Link(peer, s, channel, "rank " + peer + " (" + remote + ")");
-        }
-        return row;
-    }
-
-    private static void accept(final TcpOptions options, final int rank, final int size,
-                               final ServerSocketChannel server, final int stripe, final Link[][] links,
-                               final long deadline) throws IOException {
-        server.socket().setSoTimeout(remainingMillis(deadline, rank, -1));
-        final Socket socket;
-        try {
-            socket = server.socket().accept();
-        } catch (final SocketTimeoutException e) {
-            throw CctkException.environment("rank " + rank + " waited " + options.deadline().toSeconds()
-                    + " s for higher ranks to connect (" + missing(links, rank, stripe) + " missing); they died,"
-                    + " stalled or cannot reach " + server.getLocalAddress() + ".");
-        }
-        final SocketChannel channel = socket.getChannel();
-        tune(channel, options);
-        socket.setSoTimeout(remainingMillis(deadline, rank, -1));
-        final InputStream in = socket.getInputStream();
-        final ByteBuffer hello = ByteBuffer.wrap(in.readNBytes(12));
-        if (hello.remaining() != 12) {
-            closeQuietly(channel);
-            throw CctkException.environment("rank " + rank + ": a connection from " + socket.getRemoteSocketAddress()
-                    + " closed before saying which rank it is.");
-        }
-        final int peer = hello.getInt();
-        final int peerStripe = hello.getInt();
-        final int peerSize = hello.getInt();
-        if (peerSize != size || peer <= rank || peer >= size || peerStripe != stripe || links[peer][stripe] != null) {
-            closeQuietly(channel);
-            throw CctkException.environment("rank " + rank + " (world size " + size + ") got an unexpected"
-                    + " connection from " + socket.getRemoteSocketAddress() + " claiming rank " + peer + " of "
-                    + peerSize + ", stripe " + peerStripe + "; is another job using the same store keys?");
-        }
-        links[peer][stripe] = new Link(peer, stripe, channel, "rank " + peer + " ("
-                + socket.getRemoteSocketAddress() + ")");
-    }
-
-    private static String missing(final Link[][] links, final int rank, final int stripe) {
-        final StringBuilder b = new StringBuilder("rank");
-        for (int p = rank + 1; p < links.length; p++) {
-            if (links[p][stripe] == null) {
-                b.append(' ').append(p);
+            } catch (final RuntimeException e) {
+                closeQuietly(channel);
+                throw e;
             }
         }
-        return b.toString();
     }
 
     private static void tune(final SocketChannel channel, final TcpOptions options) throws IOException {
@@ -277,6 +272,9 @@ final class TcpMesh {
     }
 
     private static void closeQuietly(final java.io.Closeable c) {
+        if (c == null) {
+            return;
+        }
         try {
             c.close();
         } catch (final IOException ignored) {

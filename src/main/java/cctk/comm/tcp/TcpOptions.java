@@ -3,6 +3,7 @@ package cctk.comm.tcp;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How a tcp communicator connects.
@@ -15,9 +16,11 @@ import java.util.Objects;
  *                     reported dead or stalled
  * @param socketBufferBytes SO_SNDBUF/SO_RCVBUF per socket; 0 leaves the kernel's autotuning on
  * @param keyPrefix    namespace of this communicator's keys in the store, so several communicators share one store
+ * @param secret       the job secret every mesh connection proves it knows (never sent); the same on every rank
+ * @param log          where dropped strangers are reported (the rank's stderr)
  */
 public record TcpOptions(List<String> interfaces, boolean multiNode, Duration deadline, int socketBufferBytes,
-                         String keyPrefix) {
+                         String keyPrefix, byte[] secret, Consumer<String> log) {
 
     /** Default socket buffer: large enough that a ring step rarely waits on the kernel. */
     public static final int DEFAULT_SOCKET_BUFFER = 4 << 20;
@@ -26,17 +29,34 @@ public record TcpOptions(List<String> interfaces, boolean multiNode, Duration de
         interfaces = List.copyOf(Objects.requireNonNull(interfaces, "interfaces"));
         Objects.requireNonNull(deadline, "deadline");
         Objects.requireNonNull(keyPrefix, "keyPrefix");
+        Objects.requireNonNull(log, "log");
         if (deadline.isNegative() || deadline.isZero()) {
             throw new IllegalArgumentException("deadline must be positive: " + deadline);
         }
         if (socketBufferBytes < 0) {
             throw new IllegalArgumentException("socketBufferBytes must be >= 0: " + socketBufferBytes);
         }
+        if (secret == null || secret.length == 0) {
+            throw new IllegalArgumentException("the job secret must not be empty");
+        }
+        secret = secret.clone();
+    }
+
+    /** Options that report dropped strangers on stderr. */
+    public TcpOptions(final List<String> interfaces, final boolean multiNode, final Duration deadline,
+                      final int socketBufferBytes, final String keyPrefix, final byte[] secret) {
+        this(interfaces, multiNode, deadline, socketBufferBytes, keyPrefix, secret, System.err::println);
     }
 
     /** Single-node defaults on loopback: the given deadline, 4 MiB socket buffers. */
-    public static TcpOptions local(final Duration deadline, final String keyPrefix) {
-        return new TcpOptions(List.of(), false, deadline, DEFAULT_SOCKET_BUFFER, keyPrefix);
+    public static TcpOptions local(final Duration deadline, final String keyPrefix, final byte[] secret) {
+        return new TcpOptions(List.of(), false, deadline, DEFAULT_SOCKET_BUFFER, keyPrefix, secret);
+    }
+
+    /** A copy of the job secret. */
+    @Override
+    public byte[] secret() {
+        return secret.clone();
     }
 
     /** Number of connections per peer pair. */

@@ -18,11 +18,14 @@ final class LocalWorld {
         T run(TcpCommunicator comm) throws Exception;
     }
 
+    /** The job secret of the test worlds. */
+    static final byte[] SECRET = "local-world-secret".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
     private LocalWorld() {
     }
 
     static TcpOptions options(final Duration deadline) {
-        return TcpOptions.local(deadline, "test");
+        return TcpOptions.local(deadline, "test", SECRET);
     }
 
     /** Runs {@code body} on every rank; returns the per-rank results, rethrowing the first failure. */

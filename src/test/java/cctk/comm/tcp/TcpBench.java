@@ -68,7 +68,7 @@ public final class TcpBench {
         final int iters = Integer.parseInt(arg(a, "--iters", "20"));
         final int warmup = Integer.parseInt(arg(a, "--warmup", "5"));
         final TcpOptions options = new TcpOptions(java.util.List.of(), false, Duration.ofSeconds(120),
-                Integer.getInteger("cctk.tcp.socketBuffer", TcpOptions.DEFAULT_SOCKET_BUFFER), "bench");
+                Integer.getInteger("cctk.tcp.socketBuffer", TcpOptions.DEFAULT_SOCKET_BUFFER), "bench", LocalWorld.SECRET);
         final StringBuilder csv = new StringBuilder("system,world,collective,size_bytes,time_ms,busbw_GBps,"
                 + "median_ms\n");
         try (TcpCommunicator comm = TcpCommunicator.connect(options, rank, world, new FileStore(dir, rank,

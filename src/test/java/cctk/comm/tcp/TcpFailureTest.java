@@ -64,7 +64,7 @@ class TcpFailureTest {
 
     @Test
     void anUnknownInterfaceNamesTheHostAndTheInterface() {
-        final TcpOptions options = new TcpOptions(List.of("nosuchnic7"), false, Duration.ofSeconds(5), 0, "t");
+        final TcpOptions options = new TcpOptions(List.of("nosuchnic7"), false, Duration.ofSeconds(5), 0, "t", LocalWorld.SECRET);
         assertThatThrownBy(() -> TcpCommunicator.connect(options, 0, 1, new MemoryStore(1, Duration.ofSeconds(5))))
                 .isInstanceOf(CctkException.class)
                 .hasMessageContaining("nosuchnic7").hasMessageContaining(TcpMesh.hostName())
@@ -73,14 +73,14 @@ class TcpFailureTest {
 
     @Test
     void loopbackIsRefusedForAMultiNodeJob() {
-        final TcpOptions options = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 0, "t");
+        final TcpOptions options = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 0, "t", LocalWorld.SECRET);
         assertThatThrownBy(() -> TcpCommunicator.connect(options, 0, 2, new MemoryStore(2, Duration.ofSeconds(5))))
                 .isInstanceOf(CctkException.class).hasMessageContaining("loopback").hasMessageContaining("'lo'");
     }
 
     @Test
     void trafficStripesOverSeveralInterfaces() throws Exception {
-        final TcpOptions options = new TcpOptions(List.of("lo", "lo"), false, Duration.ofSeconds(20), 0, "stripe");
+        final TcpOptions options = new TcpOptions(List.of("lo", "lo"), false, Duration.ofSeconds(20), 0, "stripe", LocalWorld.SECRET);
         final int count = 6 * Transfers.STAGE + 1; // each stripe of a ring block wraps the staging ring
         final List<Float> firsts = LocalWorld.run(3, options, comm -> {
             final CommBuffer b = TcpCollectivesTest.filled(comm, DType.FLOAT32, ReduceOp.SUM, count);

@@ -22,17 +22,17 @@ class TcpHostTuningTest {
 
     @Test
     void spinsWhenEveryLocalRankHasACore() {
-        assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t"), CPUS)).isEqualTo(50_000L);
+        assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET), CPUS)).isEqualTo(50_000L);
     }
 
     @Test
     void blocksAtOnceWhenTheHostRunsMoreRanksThanCores() {
-        assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t"), CPUS + 1)).isZero();
+        assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET), CPUS + 1)).isZero();
     }
 
     @Test
     void multiNodeJobsKeepSpinning() {
-        final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 0, "t");
+        final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 0, "t", LocalWorld.SECRET);
         assertThat(TcpCommunicator.spinNanos(multi, CPUS * 4)).isEqualTo(50_000L);
     }
 
@@ -40,7 +40,7 @@ class TcpHostTuningTest {
     void thePropertyOverridesTheRule() {
         System.setProperty("cctk.tcp.spinMicros", "7");
         try {
-            assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t"), CPUS + 1))
+            assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET), CPUS + 1))
                     .isEqualTo(7_000L);
         } finally {
             System.clearProperty("cctk.tcp.spinMicros");
@@ -49,24 +49,24 @@ class TcpHostTuningTest {
 
     @Test
     void streamsThroughShallowSendBuffersOnOneHostEvenWhenRanksShareCores() {
-        assertThat(TcpCommunicator.streamSendBytes(TcpOptions.local(Duration.ofSeconds(5), "t"))).isEqualTo(256 << 10);
+        assertThat(TcpCommunicator.streamSendBytes(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET))).isEqualTo(256 << 10);
     }
 
     @Test
     void keepsTheConnectedBuffersAcrossHostsOrWhenTheKernelAutotunes() {
-        final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 1 << 20, "t");
+        final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 1 << 20, "t", LocalWorld.SECRET);
         assertThat(TcpCommunicator.streamSendBytes(multi)).isZero();
-        final TcpOptions autotuned = new TcpOptions(List.of(), false, Duration.ofSeconds(5), 0, "t");
+        final TcpOptions autotuned = new TcpOptions(List.of(), false, Duration.ofSeconds(5), 0, "t", LocalWorld.SECRET);
         assertThat(TcpCommunicator.streamSendBytes(autotuned)).isZero();
     }
 
     @Test
     void broadcastRelaysKeepDeepBuffersOnlyWhenRanksShareCores() {
-        final TcpOptions local = TcpOptions.local(Duration.ofSeconds(5), "t");
+        final TcpOptions local = TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET);
         assertThat(TcpCommunicator.broadcastStreams(local, 2)).isTrue();
         assertThat(TcpCommunicator.broadcastStreams(local, CPUS)).isTrue();
         assertThat(TcpCommunicator.broadcastStreams(local, Math.max(3, CPUS + 1))).isFalse();
-        final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 1 << 20, "t");
+        final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 1 << 20, "t", LocalWorld.SECRET);
         assertThat(TcpCommunicator.broadcastStreams(multi, CPUS * 4)).isTrue();
     }
 

@@ -19,7 +19,7 @@ public final class TcpRankMain {
     public static void main(final String[] args) {
         final int rank = Integer.parseInt(args[0]);
         final int world = Integer.parseInt(args[1]);
-        final TcpOptions options = TcpOptions.local(Duration.ofSeconds(10), "proc");
+        final TcpOptions options = TcpOptions.local(Duration.ofSeconds(10), "proc", LocalWorld.SECRET);
         try (TcpCommunicator comm = TcpCommunicator.connect(options, rank, world,
                 new FileStore(Path.of(args[2]), rank, Duration.ofSeconds(30)))) {
             final int count = 1 << 20;

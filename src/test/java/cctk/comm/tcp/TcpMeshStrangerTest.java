@@ -1,0 +1,88 @@
+package cctk.comm.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.comm.CommBuffer;
+import cctk.comm.DType;
+import cctk.comm.MemoryStore;
+import cctk.comm.ReduceOp;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A stranger reaches rank 0's mesh port before the real rank 1 (the issue's attack: it polls for the job's new
+ * listening sockets); the run must still complete with correct data, the stranger taken for nobody.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class TcpMeshStrangerTest {
+
+    @Test
+    void aForgedHelloBeforeTheRealPeerIsDropped() throws Exception {
+        runWithStranger(ByteBuffer.allocate(12).putInt(1).putInt(0).putInt(2).array(), true);
+    }
+
+    @Test
+    void aBogusHelloDoesNotKillTheRun() throws Exception {
+        runWithStranger("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII), true);
+    }
+
+    @Test
+    void aSilentStrangerDoesNotBlockTheAcceptor() throws Exception {
+        runWithStranger(new byte[0], false);
+    }
+
+    private static void runWithStranger(final byte[] hello, final boolean close) throws Exception {
+        final TcpOptions options = MeshWorlds.options();
+        final MemoryStore store = new MemoryStore(2, Duration.ofSeconds(30));
+        final ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            final Future<Float> rank0 = pool.submit(() -> sumOnRank(options, 0, store));
+            final String[] endpoint = new String(store.get(options.keyPrefix() + "/tcp/endpoints/0"),
+                    StandardCharsets.UTF_8).split("\\|");
+            try (Socket stranger = new Socket()) {
+                stranger.connect(new InetSocketAddress(endpoint[0], Integer.parseInt(endpoint[1])), 5_000);
+                final OutputStream out = stranger.getOutputStream();
+                out.write(hello);
+                out.flush();
+                if (close) {
+                    stranger.shutdownOutput();
+                }
+                final Future<Float> rank1 = pool.submit(() -> sumOnRank(options, 1, store));
+                assertThat(rank0.get(60, TimeUnit.SECONDS)).isEqualTo(1f);
+                assertThat(rank1.get(60, TimeUnit.SECONDS)).isEqualTo(1f);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** All-reduces {rank} over the pair: both ranks see 0 + 1. */
+    static float sumOnRank(final TcpOptions options, final int rank, final MemoryStore store) {
+        try (TcpCommunicator comm = TcpCommunicator.connect(options, rank, 2, store)) {
+            final CommBuffer b = comm.allocate(4);
+            final ByteBuffer h = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putFloat(0, rank);
+            b.upload(h, 0);
+            comm.allReduce(b, b, 1, DType.FLOAT32, ReduceOp.SUM);
+            h.clear();
+            b.download(0, h);
+            return h.getFloat(0);
+        }
+    }
+
+    static List<String> none() {
+        return new ArrayList<>();
+    }
+}
