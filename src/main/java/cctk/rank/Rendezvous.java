@@ -3,17 +3,19 @@ package cctk.rank;
 import cctk.CctkException;
 import cctk.comm.Store;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * How the ranks of a job meet: rank 0 serves the store on the rendezvous port, every rank (rank 0 too, over
- * loopback) joins it as a client. Closing on rank 0 waits a little for the others to leave first.
+ * How the ranks of a job meet: rank 0 serves the store on the rendezvous port of the addresses {@link
+ * StoreAddresses} picks, every rank (rank 0 too, on the first of them) joins it as a client. Closing on rank 0 waits a little for the others to leave first.
  * <b>Note:</b> threadsafe, as {@link Store}.
  */
 public final class Rendezvous implements Store {
@@ -39,12 +41,14 @@ public final class Rendezvous implements Store {
         String host = id.rendezvousHost();
         if (id.rank() == 0) {
             checkLocal(id, myHost);
-            server = StoreServer.start(id.rendezvousHost(), id.rendezvousPort(), id.worldSize(), secret, timeout, log);
-            host = InetAddress.getLoopbackAddress().getHostAddress();
+            server = StoreServer.start(id.rendezvousHost(), StoreAddresses.choose(id, StoreAddresses.SYSTEM),
+                    id.rendezvousPort(), id.worldSize(), secret, timeout, log);
+            host = server.boundAddresses().get(0).getAddress().getHostAddress();
         }
         try {
-            final StoreClient client = StoreClient.connect(host, id.rendezvousPort(), id.rank(), id.worldSize(),
-                    myHost, secret, timeout);
+            final int port = server != null ? server.port() : id.rendezvousPort();
+            final StoreClient client = StoreClient.connect(host, port, id.rank(), id.worldSize(), myHost, secret,
+                    timeout);
             return new Rendezvous(server, client, timeout);
         } catch (final RuntimeException e) {
             if (server != null) {
@@ -63,6 +67,11 @@ public final class Rendezvous implements Store {
                     + " one. Under another launcher export the same random value to every rank.");
         }
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Where rank 0's store listens (empty on other ranks). */
+    List<InetSocketAddress> storeAddresses() {
+        return server == null ? List.of() : server.boundAddresses();
     }
 
     /** Called once when the store fails (a rank died, a deadline passed, rank 0 went away). */

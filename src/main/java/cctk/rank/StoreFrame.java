@@ -66,6 +66,27 @@ record StoreFrame(Type type, int requestId, byte[] body) {
         out.flush();
     }
 
+    /** The frame as it goes on the wire, ready to write. */
+    ByteBuffer toBuffer() {
+        return ByteBuffer.allocate(4 + 1 + 4 + body.length).putInt(1 + 4 + body.length).put((byte) type.ordinal())
+                .putInt(requestId).put(body).flip();
+    }
+
+    /** Parses the part after the length word ({@code type, request id, fields}); IOException when garbled. */
+    static StoreFrame parse(final ByteBuffer rest) throws IOException {
+        if (rest.remaining() < 5) {
+            throw new IOException("bad frame length " + rest.remaining());
+        }
+        final int type = rest.get() & 0xff;
+        if (type >= Type.values().length) {
+            throw new IOException("unknown frame type " + type);
+        }
+        final int id = rest.getInt();
+        final byte[] body = new byte[rest.remaining()];
+        rest.get(body);
+        return new StoreFrame(Type.values()[type], id, body);
+    }
+
     /** Reads one frame no longer than {@code maxLength}; EOFException at a clean end of stream. */
     static StoreFrame readFrom(final DataInputStream in, final int maxLength) throws IOException {
         final int length = in.readInt();

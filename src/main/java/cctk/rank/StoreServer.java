@@ -8,9 +8,11 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.BindException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,13 +29,16 @@ import java.util.function.Consumer;
  * Rank 0's side of the rendezvous store: a small TCP key-value server with waits and barriers. Every wait has
  * the deadline given at start; a rank that does not join, does not arrive or disconnects without saying goodbye
  * fails every pending and later request with a message naming it, and the failure is pushed to every rank.
- * It listens on all addresses: the name in the node list may resolve to a different interface on other nodes
- * than here, and the join proof, not the address, keeps strangers out.
- * <b>Note:</b> threadsafe; one thread per connection, state guarded by the server's monitor.
+ * It listens only on the addresses it is given ({@link StoreAddresses} picks them: loopback for a local job).
+ * Connections that have not joined cost no thread: {@link StoreHandshakes} runs every handshake on one selector
+ * thread with fixed buffers and a short deadline, and only a rank that proved the job secret gets a thread here,
+ * so at most world size of them.
+ * <b>Note:</b> threadsafe; one thread per joined rank plus the accept and deadline threads, state guarded by the
+ * server's monitor.
  */
 public final class StoreServer implements AutoCloseable {
 
-    private final ServerSocket socket;
+    private final List<ServerSocketChannel> listeners;
     private final int worldSize;
     private final JoinProof proof;
     private final Duration timeout;
@@ -44,6 +49,7 @@ public final class StoreServer implements AutoCloseable {
     private final Map<String, byte[]> values = new HashMap<>();
     private final Map<String, List<Waiter>> gets = new HashMap<>();
     private final Map<String, Barrier> barriers = new HashMap<>();
+    private StoreHandshakes handshakes;
     private String failure;
     private boolean closing;
 
@@ -58,9 +64,9 @@ public final class StoreServer implements AutoCloseable {
         ScheduledFuture<?> deadline;
     }
 
-    private StoreServer(final ServerSocket socket, final int worldSize, final byte[] secret, final Duration timeout,
-                        final Consumer<String> log) {
-        this.socket = socket;
+    private StoreServer(final List<ServerSocketChannel> listeners, final int worldSize, final byte[] secret,
+                        final Duration timeout, final Consumer<String> log) {
+        this.listeners = listeners;
         this.worldSize = worldSize;
         this.proof = new JoinProof(secret);
         this.timeout = timeout;
@@ -71,32 +77,60 @@ public final class StoreServer implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code port} of every address and serves {@code worldSize} ranks; {@code hostLabel} names this
-     * host in errors; {@code log} gets refused strangers (rank 0's stderr).
+     * Listens on {@code port} of each of {@code addresses} (port 0: one free port, the same on all of them) and
+     * serves {@code worldSize} ranks; {@code hostLabel} names this host in errors; {@code log} gets refused
+     * strangers (rank 0's stderr).
      */
-    public static StoreServer start(final String hostLabel, final int port, final int worldSize, final byte[] secret,
-                                    final Duration timeout, final Consumer<String> log) {
-        final ServerSocket s;
+    public static StoreServer start(final String hostLabel, final List<InetAddress> addresses, final int port,
+                                    final int worldSize, final byte[] secret, final Duration timeout,
+                                    final Consumer<String> log) {
+        return start(hostLabel, addresses, port, worldSize, secret, timeout, log, StoreHandshakes.MAX_PENDING);
+    }
+
+    static StoreServer start(final String hostLabel, final List<InetAddress> addresses, final int port,
+                             final int worldSize, final byte[] secret, final Duration timeout,
+                             final Consumer<String> log, final int maxPending) {
+        final List<ServerSocketChannel> listeners;
         try {
-            s = new ServerSocket();
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress(port), Math.max(50, worldSize * 2));
+            listeners = StoreAddresses.listen(addresses, port, Math.max(50, worldSize * 2));
         } catch (final BindException e) {
             throw CctkException.environment("port " + port + " on " + hostLabel + " is in use: another job? set "
                     + RankConfiguration.MASTER_PORT_PROP + " to a free port.", e);
         } catch (final IOException e) {
-            throw CctkException.environment("cannot listen on port " + port + " on " + hostLabel + ": "
+            throw CctkException.environment("cannot listen on port " + port + " of " + addresses + " on "
+                    + hostLabel + ": " + e.getMessage(), e);
+        }
+        final StoreServer server = new StoreServer(listeners, worldSize, secret, timeout, log);
+        try {
+            server.handshakes = new StoreHandshakes(server, listeners, server.proof, timeout.toNanos(), maxPending,
+                    log);
+        } catch (final IOException e) {
+            listeners.forEach(StoreServer::closeQuietly);
+            throw CctkException.environment("cannot watch the store's sockets on " + hostLabel + ": "
                     + e.getMessage(), e);
         }
-        final StoreServer server = new StoreServer(s, worldSize, secret, timeout, log);
-        daemon(server::acceptLoop, "cctk-store-accept").start();
+        daemon(server.handshakes, "cctk-store-accept").start();
         server.deadlines.schedule(server::joinDeadline, timeout.toMillis(), TimeUnit.MILLISECONDS);
         return server;
     }
 
+    /** The addresses it listens on. */
+    public List<InetSocketAddress> boundAddresses() {
+        final List<InetSocketAddress> out = new ArrayList<>();
+        for (final ServerSocketChannel s : listeners) {
+            try {
+                out.add((InetSocketAddress) s.getLocalAddress());
+            } catch (final IOException e) {
+                // closed: not listening there any more
+            }
+        }
+        return out;
+    }
+
     /** The port it listens on (useful when started on port 0). */
     public int port() {
-        return socket.getLocalPort();
+        final List<InetSocketAddress> bound = boundAddresses();
+        return bound.isEmpty() ? -1 : bound.get(0).getPort();
     }
 
     /** The failure that ended the store, or null while it is healthy. */
@@ -128,44 +162,63 @@ public final class StoreServer implements AutoCloseable {
             }
         }
         deadlines.shutdownNow();
-        try {
-            socket.close();
-        } catch (final IOException e) {
-            // closing anyway
-        }
+        handshakes.close();
+        listeners.forEach(StoreServer::closeQuietly);
         open.forEach(StoreConnection::close);
     }
 
-    private void acceptLoop() {
-        while (!socket.isClosed()) {
-            try {
-                final Socket peer = socket.accept();
-                daemon(() -> serve(peer), "cctk-store-peer").start();
-            } catch (final IOException e) {
-                if (!socket.isClosed()) {
-                    log.accept("cctk store: accept failed: " + e.getMessage());
+    /**
+     * Takes a rank that proved the secret (on the accept thread): refuses it when it does not fit the world or its
+     * rank already joined, else welcomes it and starts its thread.
+     */
+    void admit(final StoreHandshakes.Join j) {
+        final SocketChannel channel = j.channel();
+        final String why;
+        synchronized (this) {
+            if (j.world() != worldSize || j.rank() < 0 || j.rank() >= worldSize) {
+                why = "rank " + j.rank() + " of " + j.world() + " does not fit this world of " + worldSize;
+            } else if (members[j.rank()] != null) {
+                why = "rank " + j.rank() + " already joined from " + members[j.rank()].host;
+            } else if (closing) {
+                why = "the store is closing";
+            } else {
+                why = null;
+            }
+        }
+        try {
+            channel.configureBlocking(true);
+            final Socket peer = channel.socket();
+            peer.setTcpNoDelay(true);
+            final DataOutputStream out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream()));
+            if (why != null) {
+                handshakes.refused(channel.getRemoteAddress(), why);
+                new StoreFrame.Builder().putString(why).frame(Type.REFUSED, 0).writeTo(out);
+                closeQuietly(channel);
+                return;
+            }
+            final DataInputStream in = new DataInputStream(new BufferedInputStream(peer.getInputStream()));
+            final StoreConnection c = new StoreConnection(peer, in, out, j.rank(), j.host());
+            synchronized (this) {
+                members[j.rank()] = c;
+            }
+            c.send(new StoreFrame.Builder().putBytes(proof.serverProof(j.clientNonce())).frame(Type.WELCOME, 0));
+            synchronized (this) {
+                if (failure != null) {
+                    c.send(Type.FAIL, 0, failure);
                 }
             }
+            daemon(() -> serve(c), "cctk-store-rank-" + c.rank).start();
+        } catch (final IOException e) {
+            closeQuietly(channel);
+        } catch (final OutOfMemoryError | RuntimeException e) {
+            // no thread left for it (a thread limit): it cannot be served, and the job learns why
+            closeQuietly(channel);
+            fail("rank 0 could not start a thread to serve rank " + j.rank() + " (" + e.getMessage() + "); the"
+                    + " process or user thread limit (ulimit -u) is reached.");
         }
     }
 
-    private void serve(final Socket peer) {
-        final String address = peer.getRemoteSocketAddress().toString();
-        final StoreConnection c;
-        try {
-            peer.setTcpNoDelay(true);
-            peer.setSoTimeout((int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-            c = handshake(peer, address);
-            peer.setSoTimeout(0);
-        } catch (final IOException e) {
-            log.accept("cctk store: refused a connection from " + address + ": " + e.getMessage());
-            closeQuietly(peer);
-            return;
-        }
-        if (c == null) {
-            closeQuietly(peer);
-            return;
-        }
+    private void serve(final StoreConnection c) {
         try {
             while (true) {
                 final StoreFrame f = StoreFrame.readFrom(c.in, StoreFrame.MAX_LENGTH);
@@ -180,52 +233,6 @@ public final class StoreServer implements AutoCloseable {
         } finally {
             c.close();
         }
-    }
-
-    /** The joined connection, or null when refused (after telling the peer and logging). */
-    private StoreConnection handshake(final Socket peer, final String address) throws IOException {
-        final DataInputStream in = new DataInputStream(new BufferedInputStream(peer.getInputStream()));
-        final DataOutputStream out = new DataOutputStream(new BufferedOutputStream(peer.getOutputStream()));
-        final byte[] nonce = JoinProof.nonce();
-        new StoreFrame.Builder().putBytes(nonce).frame(Type.CHALLENGE, 0).writeTo(out);
-        final StoreFrame join = StoreFrame.readFrom(in, StoreFrame.MAX_HANDSHAKE_LENGTH);
-        if (join.type() != Type.JOIN) {
-            throw new IOException("it did not speak the cctk store protocol");
-        }
-        final StoreFrame.Fields f = join.fields();
-        final int rank = f.getInt();
-        final int world = f.getInt();
-        final String host = f.getString();
-        final byte[] mac = f.getBytes();
-        final byte[] clientNonce = f.getBytes();
-        if (!JoinProof.same(mac, proof.rankProof(nonce, rank, world))) {
-            return refuse(out, address, "it does not know this job's secret (" + RankConfiguration.CCTK_SECRET_PROP
-                    + "): a process of another job, or a stranger");
-        }
-        if (world != worldSize || rank < 0 || rank >= worldSize) {
-            return refuse(out, address, "rank " + rank + " of " + world + " does not fit this world of " + worldSize);
-        }
-        final StoreConnection c = new StoreConnection(peer, in, out, rank, host);
-        synchronized (this) {
-            if (members[rank] != null) {
-                return refuse(out, address, "rank " + rank + " already joined from " + members[rank].host);
-            }
-            members[rank] = c;
-        }
-        new StoreFrame.Builder().putBytes(proof.serverProof(clientNonce)).frame(Type.WELCOME, 0).writeTo(out);
-        synchronized (this) {
-            if (failure != null) {
-                c.send(Type.FAIL, 0, failure);
-            }
-        }
-        return c;
-    }
-
-    private StoreConnection refuse(final DataOutputStream out, final String address, final String why)
-            throws IOException {
-        log.accept("cctk store: refused " + address + ": " + why + ".");
-        new StoreFrame.Builder().putString(why).frame(Type.REFUSED, 0).writeTo(out);
-        return null;
     }
 
     private synchronized void handle(final StoreConnection c, final StoreFrame f) throws IOException {
@@ -380,7 +387,7 @@ public final class StoreServer implements AutoCloseable {
         return t;
     }
 
-    private static void closeQuietly(final Socket s) {
+    private static void closeQuietly(final java.io.Closeable s) {
         try {
             s.close();
         } catch (final IOException e) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import cctk.CctkException;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class StoreTest {
 
+    static final List<InetAddress> LOOPBACK = List.of(InetAddress.getLoopbackAddress());
     private static final byte[] SECRET = "s3cret-of-the-job".getBytes(StandardCharsets.UTF_8);
     private final List<String> log = new CopyOnWriteArrayList<>();
     private final ExecutorService pool = Executors.newCachedThreadPool();
@@ -39,7 +41,7 @@ class StoreTest {
     }
 
     private StoreServer server(final int world, final Duration timeout) {
-        final StoreServer s = StoreServer.start("localhost", 0, world, SECRET, timeout, log::add);
+        final StoreServer s = StoreServer.start("localhost", LOOPBACK, 0, world, SECRET, timeout, log::add);
         open.add(s);
         return s;
     }
@@ -161,7 +163,7 @@ class StoreTest {
     @Test
     void aPortInUseIsAClearError() throws Exception {
         try (ServerSocket taken = new ServerSocket(0)) {
-            assertThatThrownBy(() -> StoreServer.start("nodeA", taken.getLocalPort(), 2, SECRET,
+            assertThatThrownBy(() -> StoreServer.start("nodeA", LOOPBACK, taken.getLocalPort(), 2, SECRET,
                     Duration.ofSeconds(5), log::add))
                     .isInstanceOf(CctkException.class)
                     .hasMessageContaining("port " + taken.getLocalPort() + " on nodeA is in use: another job? set"
@@ -178,7 +180,7 @@ class StoreTest {
         final Future<StoreClient> late = pool.submit(() -> StoreClient.connect("127.0.0.1", port, 1, 2, "h1", SECRET,
                 Duration.ofSeconds(15)));
         Thread.sleep(700);
-        final StoreServer s = StoreServer.start("localhost", port, 2, SECRET, Duration.ofSeconds(15), log::add);
+        final StoreServer s = StoreServer.start("localhost", LOOPBACK, port, 2, SECRET, Duration.ofSeconds(15), log::add);
         open.add(s);
         final StoreClient b = late.get(10, TimeUnit.SECONDS);
         open.add(0, b);
