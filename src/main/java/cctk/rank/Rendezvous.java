@@ -15,7 +15,8 @@ import java.util.function.Consumer;
 
 /**
  * How the ranks of a job meet: rank 0 serves the store on the rendezvous port of the addresses {@link
- * StoreAddresses} picks, every rank (rank 0 too, on the first of them) joins it as a client. Closing on rank 0 waits a little for the others to leave first.
+ * StoreAddresses} picks, every rank (rank 0 too, on the first of them) joins it as a client. Closing on rank 0
+ * waits a little for the others to leave first.
  * <b>Note:</b> threadsafe, as {@link Store}.
  */
 public final class Rendezvous implements Store {

@@ -12,6 +12,8 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +44,35 @@ class TcpMeshStrangerTest {
     @Test
     void aSilentStrangerDoesNotBlockTheAcceptor() throws Exception {
         runWithStranger(new byte[0], false);
+    }
+
+    @Test
+    void aLocalMeshListensOn127001Only() throws Exception {
+        final TcpOptions options = MeshWorlds.options();
+        final MemoryStore store = new MemoryStore(2, Duration.ofSeconds(30));
+        final ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            final Future<Float> rank0 = pool.submit(() -> sumOnRank(options, 0, store));
+            final String[] endpoint = new String(store.get(options.keyPrefix() + "/tcp/endpoints/0"),
+                    StandardCharsets.UTF_8).split("\\|");
+            assertThat(endpoint[0]).isEqualTo("127.0.0.1");
+            final List<String> listening = new ArrayList<>();
+            for (final String file : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                for (final String line : Files.readAllLines(Path.of(file))) {
+                    final String[] f = line.trim().split("\\s+");
+                    if (f.length > 3 && "0A".equals(f[3])
+                            && f[1].endsWith(String.format(":%04X", Integer.parseInt(endpoint[1])))) {
+                        listening.add(f[1]);
+                    }
+                }
+            }
+            assertThat(listening).isNotEmpty()
+                    .allSatisfy(l -> assertThat(l).matches("(0100007F|0000000000000000FFFF00000100007F):.*"));
+            assertThat(pool.submit(() -> sumOnRank(options, 1, store)).get(60, TimeUnit.SECONDS)).isEqualTo(1f);
+            assertThat(rank0.get(60, TimeUnit.SECONDS)).isEqualTo(1f);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private static void runWithStranger(final byte[] hello, final boolean close) throws Exception {
@@ -82,7 +113,4 @@ class TcpMeshStrangerTest {
         }
     }
 
-    static List<String> none() {
-        return new ArrayList<>();
-    }
 }
