@@ -11,6 +11,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -66,6 +67,8 @@ final class StoreHandshakes implements Runnable {
     private long refusals;
     private long failedAccepts;
     private long lastAcceptLog;
+    private long troubles;
+    private long lastTroubleLog;
     private long pause = MIN_PAUSE_NANOS;
     private long resumeAt;
     private volatile boolean closed;
@@ -93,9 +96,15 @@ final class StoreHandshakes implements Runnable {
                 return;
             } catch (final IOException | RuntimeException | Error e) {
                 // one bad round (an Error such as OutOfMemoryError included) must not end the store
-                if (!closed) {
-                    log.accept("cctk store: the accept loop recovered from " + e + ".");
+                troubles++;
+                final long now = System.nanoTime();
+                if (!closed && (lastTroubleLog == 0 || now - lastTroubleLog >= LOG_EVERY_NANOS)) {
+                    log.accept("cctk store: the accept loop recovered from " + e + (troubles > 1 ? " (" + (troubles
+                            - 1) + " earlier time(s) not logged)" : "") + ".");
+                    lastTroubleLog = now;
+                    troubles = 0;
                 }
+                LockSupport.parkNanos(MIN_PAUSE_NANOS);
             }
         }
     }
