@@ -1,6 +1,9 @@
 package cctk.comm.tcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import cctk.CctkException;
 
 import cctk.comm.CommBuffer;
 import cctk.comm.DType;
@@ -8,6 +11,7 @@ import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -73,6 +77,67 @@ class TcpMeshStrangerTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void aSecondProvenHelloForAConnectedRankIsDropped() throws Exception {
+        final List<String> log = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final TcpOptions options = new TcpOptions(List.of(), false, Duration.ofSeconds(3), 0, "dup",
+                LocalWorld.SECRET, log::add);
+        final MemoryStore store = new MemoryStore(3, Duration.ofSeconds(30));
+        final ExecutorService pool = Executors.newFixedThreadPool(1);
+        try {
+            final Future<?> rank0 = pool.submit(() -> TcpCommunicator.connect(options, 0, 3, store).close());
+            final String[] endpoint = new String(store.get("dup/tcp/endpoints/0"), StandardCharsets.UTF_8)
+                    .split("\\|");
+            final InetSocketAddress at = new InetSocketAddress(endpoint[0], Integer.parseInt(endpoint[1]));
+            final MeshHello hello = new MeshHello(LocalWorld.SECRET, "dup");
+            try (Socket first = new Socket(); Socket second = new Socket()) {
+                first.connect(at, 5_000);
+                assertThat(answerTo(first, hello)).as("the first rank 1 is answered").hasSize(32);
+                second.connect(at, 5_000);
+                assertThat(answerTo(second, hello)).as("a second rank 1 is dropped unanswered").isEmpty();
+            }
+            assertThat(log).anySatisfy(l -> assertThat(l).contains("rank 1 is already connected on stripe 0"));
+            assertThatThrownBy(() -> rank0.get(30, TimeUnit.SECONDS)).hasMessageContaining("rank 2");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void anAcceptorThatCannotProveItselfIsRefusedByTheDialer() throws Exception {
+        final MemoryStore store = new MemoryStore(2, Duration.ofSeconds(30));
+        try (ServerSocket fake = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            store.set("sec/tcp/endpoints/0", ("127.0.0.1|" + fake.getLocalPort()).getBytes(StandardCharsets.UTF_8));
+            final ExecutorService pool = Executors.newFixedThreadPool(1);
+            try {
+                final Future<?> imposter = pool.submit(() -> {
+                    try (Socket s = fake.accept()) {
+                        s.getOutputStream().write(new byte[32]);
+                        s.getInputStream().readNBytes(MeshHello.HELLO_BYTES);
+                        s.getOutputStream().write(new byte[32]);
+                        s.getInputStream().read();
+                    }
+                    return null;
+                });
+                assertThatThrownBy(() -> TcpCommunicator.connect(MeshWorlds.options(), 1, 2, store))
+                        .isInstanceOf(CctkException.class)
+                        .hasMessageContaining("did not prove it belongs to this job");
+                imposter.get(10, TimeUnit.SECONDS);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** Completes a hello as rank 1, stripe 0 of 3; the acceptor's answer, empty when it closed instead. */
+    private static byte[] answerTo(final Socket s, final MeshHello hello) throws Exception {
+        s.setSoTimeout(10_000);
+        final byte[] challenge = s.getInputStream().readNBytes(MeshHello.CHALLENGE_BYTES);
+        final ByteBuffer h = hello.hello(challenge, 1, 0, 3, 0, cctk.comm.JobProof.nonce());
+        s.getOutputStream().write(h.array(), 0, h.limit());
+        return s.getInputStream().readNBytes(MeshHello.ANSWER_BYTES);
     }
 
     private static void runWithStranger(final byte[] hello, final boolean close) throws Exception {
