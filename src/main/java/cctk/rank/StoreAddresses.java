@@ -3,6 +3,7 @@ package cctk.rank;
 import cctk.CctkException;
 import java.io.IOException;
 import java.net.DatagramSocket;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
@@ -56,7 +57,9 @@ final class StoreAddresses {
         @Override
         public boolean isLocal(final InetAddress address) {
             try {
-                return address.isLoopbackAddress() || NetworkInterface.getByInetAddress(address) != null;
+                // all of 127/8 is local on Linux (Debian's 127.0.1.1 is on no interface); ::1 only when configured
+                return address instanceof Inet4Address && address.isLoopbackAddress()
+                        || NetworkInterface.getByInetAddress(address) != null;
             } catch (final SocketException e) {
                 return false;
             }
@@ -107,8 +110,7 @@ final class StoreAddresses {
         }
         final Set<InetAddress> out = new LinkedHashSet<>();
         for (final InetAddress a : resolved) {
-            if (a.isLoopbackAddress() ? layout == Layout.ONE_NODE
-                    : !a.isAnyLocalAddress() && host.isLocal(a)) {
+            if ((a.isLoopbackAddress() ? layout == Layout.ONE_NODE : !a.isAnyLocalAddress()) && host.isLocal(a)) {
                 out.add(a);
             }
         }
@@ -117,7 +119,7 @@ final class StoreAddresses {
         }
         if (out.isEmpty() && layout == Layout.UNKNOWN) {
             for (final InetAddress a : resolved) {
-                if (a.isLoopbackAddress()) {
+                if (a.isLoopbackAddress() && host.isLocal(a)) {
                     out.add(a);
                 }
             }

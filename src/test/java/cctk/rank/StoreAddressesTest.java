@@ -123,6 +123,20 @@ class StoreAddressesTest {
     }
 
     @Test
+    void thisMachineKnowsItsOwnAddressesAndCanBindWhatItChooses() throws Exception {
+        assertThat(StoreAddresses.SYSTEM.isLocal(InetAddress.getByName("127.0.0.1"))).isTrue();
+        assertThat(StoreAddresses.SYSTEM.isLocal(InetAddress.getByName("127.0.1.1"))).isTrue();
+        assertThat(StoreAddresses.SYSTEM.isLocal(InetAddress.getByName("192.0.2.1"))).isFalse();
+        assertThat(StoreAddresses.SYSTEM.sourceFor(InetAddress.getByName("127.0.0.1")).isLoopbackAddress()).isTrue();
+        final List<InetAddress> chosen = StoreAddresses.choose("localhost", List.of("localhost"), Layout.ONE_NODE,
+                StoreAddresses.SYSTEM);
+        assertThat(chosen).isNotEmpty().allSatisfy(a -> assertThat(a.isLoopbackAddress()).isTrue());
+        for (final java.nio.channels.ServerSocketChannel c : StoreAddresses.listen(chosen, 0, 5)) {
+            c.close();
+        }
+    }
+
+    @Test
     void aLocalRendezvousListensOn127001AndNotTheWildcard() throws Exception {
         final RankIdentity id = new RankIdentity(0, 1, 0, 0, List.of("localhost"), "t", 0, "127.0.0.1", 0,
                 RankIdentity.Source.LAUNCHER);
