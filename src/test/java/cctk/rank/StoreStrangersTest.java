@@ -54,6 +54,7 @@ class StoreStrangersTest {
             awaitServed(stranger);
         }
         final int during = ManagementFactory.getThreadMXBean().getThreadCount();
+        System.out.println("store threads: " + before + " live before, " + during + " with 500 idle strangers");
         assertThat(during - before).as("threads added by 500 idle connections").isLessThan(10);
         final Future<byte[]> rank1 = pool.submit(() -> {
             final StoreClient c = StoreClient.connect("127.0.0.1", s.port(), 1, 2, "h1", SECRET,
