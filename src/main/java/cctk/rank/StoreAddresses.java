@@ -31,6 +31,8 @@ import java.util.Set;
  *   <li>The layout is unknown (torchrun and Open MPI variables name only the rendezvous host): the multi-node
  *       rule, and when it leaves nothing, the loopback addresses the name resolves to, as the launcher asked.</li>
  * </ul>
+ * The spec's NICs are not consulted for the fallback: the who-am-I and demo steps meet without a spec, and the
+ * route to the other nodes already names the address on the NIC that reaches them.
  * An address the name resolves to that is not this machine's is never bound (rank 0 checks that the rendezvous
  * host is this machine before it starts the store).
  * <b>Note:</b> threadsafe (stateless).
