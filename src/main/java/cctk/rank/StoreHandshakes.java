@@ -1,5 +1,6 @@
 package cctk.rank;
 
+import cctk.CctkException;
 import cctk.rank.StoreFrame.Type;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -74,16 +75,21 @@ final class StoreHandshakes implements Runnable {
     private volatile boolean closed;
 
     StoreHandshakes(final StoreServer server, final List<ServerSocketChannel> listeners, final JoinProof proof,
-                    final long timeoutNanos, final int maxPending, final Consumer<String> log) throws IOException {
+                    final long timeoutNanos, final int maxPending, final Consumer<String> log) {
         this.server = server;
         this.proof = proof;
         this.handshakeNanos = Math.min(HANDSHAKE_NANOS, timeoutNanos);
         this.maxPending = maxPending;
         this.log = log;
-        this.selector = Selector.open();
-        for (final ServerSocketChannel l : listeners) {
-            l.configureBlocking(false);
-            l.register(selector, SelectionKey.OP_ACCEPT);
+        try {
+            this.selector = Selector.open();
+            for (final ServerSocketChannel l : listeners) {
+                l.configureBlocking(false);
+                l.register(selector, SelectionKey.OP_ACCEPT);
+            }
+        } catch (final IOException e) {
+            listeners.forEach(StoreHandshakes::closeQuietly);
+            throw CctkException.environment("rank 0 cannot watch its store's sockets: " + e.getMessage(), e);
         }
     }
 

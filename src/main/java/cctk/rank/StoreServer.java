@@ -101,14 +101,7 @@ public final class StoreServer implements AutoCloseable {
                     + hostLabel + ": " + e.getMessage(), e);
         }
         final StoreServer server = new StoreServer(listeners, worldSize, secret, timeout, log);
-        try {
-            server.handshakes = new StoreHandshakes(server, listeners, server.proof, timeout.toNanos(), maxPending,
-                    log);
-        } catch (final IOException e) {
-            listeners.forEach(StoreServer::closeQuietly);
-            throw CctkException.environment("cannot watch the store's sockets on " + hostLabel + ": "
-                    + e.getMessage(), e);
-        }
+        server.handshakes = new StoreHandshakes(server, listeners, server.proof, timeout.toNanos(), maxPending, log);
         daemon(server.handshakes, "cctk-store-accept").start();
         server.deadlines.schedule(server::joinDeadline, timeout.toMillis(), TimeUnit.MILLISECONDS);
         return server;
@@ -199,6 +192,10 @@ public final class StoreServer implements AutoCloseable {
             final DataInputStream in = new DataInputStream(new BufferedInputStream(peer.getInputStream()));
             final StoreConnection c = new StoreConnection(peer, in, out, j.rank(), j.host());
             synchronized (this) {
+                if (closing || members[j.rank()] != null) {
+                    closeQuietly(channel);
+                    return;
+                }
                 members[j.rank()] = c;
             }
             c.send(new StoreFrame.Builder().putBytes(proof.serverProof(j.clientNonce())).frame(Type.WELCOME, 0));
