@@ -74,7 +74,7 @@ public final class Plots {
             .xAxisTitle("message size (log scale, binary units: 1 MiB = 2^20 B)").yAxisTitle(yTitle).build();
         style(c.getStyler());
         // x is log2(bytes) on a linear axis, so that ticks fall on powers of two and read as KiB/MiB/GiB
-        c.getStyler().setxAxisTickLabelsFormattingFunction(Plots::powerOfTwoLabel);
+        c.getStyler().setxAxisTickLabelsFormattingFunction(Plots::sizeLabel);
         c.getStyler().setYAxisDecimalPattern("#,##0.#####");
         c.getStyler().setMarkerSize(7);
         double lo = Double.MAX_VALUE;
@@ -157,7 +157,7 @@ public final class Plots {
     }
 
     /** A tick at x = log2(bytes): {@code 64 KiB} on whole powers of two, nothing between them. */
-    static String powerOfTwoLabel(final double log2) {
+    public static String sizeLabel(final double log2) {
         if (Math.abs(log2 - Math.rint(log2)) > 1e-9 || log2 < 0 || log2 > 62) {
             return "";
         }
