@@ -36,7 +36,7 @@ final class Hostile {
     /** A CSV row of cctk's columns with a chosen collective, size and time; busbw follows. */
     static String row(final String backend, final String world, final String coll, final long size,
                       final double timeUs) {
-        final double alg = size / timeUs / 1e3;
+        final double alg = timeUs > 0 ? size / timeUs / 1e3 : 1;
         return String.format(Locale.ROOT, "%s,%s,%s,float32,sum,,%d,%d,false,%s,%s,%s,%s,1,%s,%s,0,",
             CsvRows.quote(backend), world, CsvRows.quote(coll), size, size / 4, timeUs, timeUs, timeUs, timeUs,
             alg, alg);
