@@ -142,11 +142,14 @@ final class CsvResults {
     /** A cell (safe to print, one shared copy), or null when empty or absent. */
     private String text(final List<String> c, final String name) {
         final Integer i = col.get(name);
-        return i == null || c.get(i).isEmpty() ? null : names.apply(Printable.of(c.get(i)));
+        return i == null || c.get(i).isBlank() ? null : names.apply(Printable.of(c.get(i)));
     }
 
     private long whole(final List<String> c, final String name, final long min, final long max) {
         final String t = text(c, name);
+        if (t == null && REQUIRED.contains(name)) {
+            throw new IllegalArgumentException(name + " is empty");
+        }
         return t == null ? min : Checks.whole(name, t, min, max);
     }
 

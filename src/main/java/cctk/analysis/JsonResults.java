@@ -66,7 +66,7 @@ final class JsonResults {
         final List<?> rows = (List<?>) ((Map<?, ?>) doc).get("rows");
         for (int i = 0; i < rows.size(); i++) {
             if (!(rows.get(i) instanceof Map<?, ?> r) || !(r.get("collective") instanceof String coll)
-                || !(r.get("size_bytes") instanceof Double size)) {
+                || coll.isBlank() || !(r.get("size_bytes") instanceof Double size)) {
                 bad++;
                 continue;
             }
