@@ -142,9 +142,15 @@ final class HostileCases {
 
     private static void names(final List<Case> c) {
         final Expect h = Expect.HANDLED;
-        c.add(new Case("collective ../../../../esc/TRAV", h, series("tcp", "../../../../esc/TRAV")));
-        c.add(new Case("collective absolute path", h, (in, root) -> Hostile.csv(in, "profile_a.csv",
-            Hostile.series("tcp", root.resolve("abs/TRAV").toString(), 3))));
+        // the targets exist, so that an escape would succeed
+        c.add(new Case("collective ../../../../esc/TRAV", h, (in, root) -> {
+            Files.createDirectories(root.resolve("a/b/esc"));
+            series("tcp", "../../../../esc/TRAV").make(in, root);
+        }));
+        c.add(new Case("collective absolute path", h, (in, root) -> {
+            Files.createDirectories(root.resolve("abs"));
+            Hostile.csv(in, "profile_a.csv", Hostile.series("tcp", root.resolve("abs/TRAV").toString(), 3));
+        }));
         for (final String coll : List.of("..", ".", "/", "\\..\\..\\x", "all\u001b[2J\u001b[Hreduce",
             "x\u001b]0;title\u0007", "a\rb", "evil\u202Etxt.exe", "<script>alert(1)</script>", "a|b|c", "CON",
             "\u5168\u5f52\u7ea6", "x".repeat(10_000), "-rf", "~root", "$(id)", "a,b\"c", "\t ")) {
