@@ -118,7 +118,8 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
     static Plateau plateau(final Series s) {
         final List<Result> data = s.points().stream().filter(p -> Double.isFinite(p.busBw())).toList();
         final long largest = data.get(data.size() - 1).sizeBytes();
-        final List<Result> top = data.stream().filter(p -> p.sizeBytes() >= (largest + PLATEAU_SPAN - 1) / PLATEAU_SPAN).toList();
+        final long from = (largest + PLATEAU_SPAN - 1) / PLATEAU_SPAN;
+        final List<Result> top = data.stream().filter(p -> p.sizeBytes() >= from).toList();
         final double peak = data.stream().mapToDouble(Result::busBw).max().orElse(Double.NaN);
         return new Plateau(s, median(top.stream().map(Result::busBw).toList()), peak, top.get(0).sizeBytes(),
             largest, top.size());

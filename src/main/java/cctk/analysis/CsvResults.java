@@ -37,7 +37,7 @@ final class CsvResults {
     /**
      * The measurements of the CSV {@code lines}; {@code runOf} gives the run for a row's backend and world size
      * when the CSV has no run columns of its own (its sibling JSON's header, or a bare run). {@code names} returns
-     * one shared copy of each repeated text (collective, type, ...); more than {@code room} rows is an error.
+     * one shared copy of each repeated text (collective, type, ...); reading stops after {@code room} + 1 rows.
      */
     static List<Result> read(final Path file, final LineSource lines, final BiFunction<String, Integer, Run> runOf,
                              final List<String> problems, final UnaryOperator<String> names, final long room)
@@ -80,7 +80,7 @@ final class CsvResults {
                 lineProblem(n, e.getMessage());
             }
             if (out.size() > room) {
-                throw ResultReader.tooMany(file);
+                return out;
             }
         }
         if (lineProblems > MAX_LINE_PROBLEMS) {

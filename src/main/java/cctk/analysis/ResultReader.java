@@ -34,6 +34,18 @@ public final class ResultReader {
     public static final int MAX_FILES = 100_000;
     /** The most measurements one report or comparison reads. */
     public static final int MAX_MEASUREMENTS = 2_000_000;
+
+    /**
+     * How much one read may take in; past either, reading stops with a usage error (exit 2: the inputs must be
+     * split, nothing in the machine is at fault).
+     *
+     * @param files        result files (a run's CSV and JSON count once)
+     * @param measurements measurements over all files
+     */
+    record Limits(int files, int measurements) {
+        static final Limits DEFAULT = new Limits(MAX_FILES, MAX_MEASUREMENTS);
+    }
+
     private static final int MAX_DEPTH = 4;
 
     private final List<String> problems = new ArrayList<>();
@@ -41,9 +53,11 @@ public final class ResultReader {
     private final Map<String, Path[]> stems = new LinkedHashMap<>();
     private final Map<String, String> names = new HashMap<>();
     private final Set<Path> exclude;
+    private final Limits limits;
 
-    private ResultReader(final Set<Path> exclude) {
+    private ResultReader(final Set<Path> exclude, final Limits limits) {
         this.exclude = exclude;
+        this.limits = limits;
     }
 
     /** Reads every input; never throws for a bad input, only records a problem. */
@@ -56,8 +70,12 @@ public final class ResultReader {
      * one of its own input directories does not read its own {@code combined.csv} back.
      */
     public static ResultSet read(final List<Path> inputs, final Path output) {
+        return read(inputs, output, Limits.DEFAULT);
+    }
+
+    static ResultSet read(final List<Path> inputs, final Path output, final Limits limits) {
         final ResultReader r = new ResultReader(output == null ? Set.of()
-            : Set.of(output.toAbsolutePath().normalize().resolve("combined.csv")));
+            : Set.of(output.toAbsolutePath().normalize().resolve("combined.csv")), limits);
         for (final Path p : inputs) {
             r.input(p);
         }
@@ -65,9 +83,9 @@ public final class ResultReader {
         return new ResultSet(r.results, r.problems);
     }
 
-    /** The error past {@link #MAX_MEASUREMENTS}. */
-    static CctkException tooMany(final Path file) {
-        return CctkException.usage("cctk reads at most " + MAX_MEASUREMENTS + " measurements at once, and "
+    /** The error past the measurement limit. */
+    static CctkException tooMany(final Path file, final long limit) {
+        return CctkException.usage("cctk reads at most " + limit + " measurements at once, and "
             + Printable.of(file.toString()) + " takes the inputs past that. Report on fewer runs at a time (several"
             + " reports), or split the file.");
     }
@@ -126,9 +144,9 @@ public final class ResultReader {
             }
             return false;
         }
-        if (stems.size() >= MAX_FILES) {
-            throw CctkException.usage("cctk reads at most " + MAX_FILES + " result files at once, and there are more"
-                + " (at " + Printable.of(f.toString()) + "). Report on fewer runs at a time (several reports).");
+        if (stems.size() >= limits.files()) {
+            throw CctkException.usage("cctk reads at most " + limits.files() + " result files at once, and there are"
+                + " more (at " + Printable.of(f.toString()) + "). Report on fewer runs at a time (several reports).");
         }
         final String stem = f.toAbsolutePath().normalize().getParent()
             .resolve(plain.substring(0, plain.lastIndexOf('.'))) + (name.endsWith(".part") ? ".part" : "");
@@ -149,8 +167,8 @@ public final class ResultReader {
         if (csv == null) {
             if (meta != null) {
                 final List<Result> rows = JsonResults.rows(jsonFile, doc, meta, problems, this::name);
-                if (results.size() + rows.size() > MAX_MEASUREMENTS) {
-                    throw tooMany(jsonFile);
+                if (results.size() + rows.size() > limits.measurements()) {
+                    throw tooMany(jsonFile, limits.measurements());
                 }
                 results.addAll(rows);
             }
@@ -163,6 +181,9 @@ public final class ResultReader {
             ? new Run(source, backend, world, header.cluster(), header.jobId(), header.start(),
                 header.hosts(), header.complete(), header.references())
             : new Run(source, backend, world, null, null, null, List.of(), !source.endsWith(".part"), List.of()));
+        if (results.size() + rows.size() > limits.measurements()) {
+            throw tooMany(csv, limits.measurements());
+        }
         results.addAll(rows);
     }
 
@@ -172,7 +193,7 @@ public final class ResultReader {
             return List.of();
         }
         try (LineSource lines = LineSource.open(f)) {
-            return CsvResults.read(f, lines, runOf, problems, this::name, MAX_MEASUREMENTS - results.size());
+            return CsvResults.read(f, lines, runOf, problems, this::name, limits.measurements() - results.size());
         } catch (final LineSource.BinaryException e) {
             problems.add(f + ": a binary file, not a result file; skipped");
         } catch (final CharacterCodingException e) {

@@ -61,7 +61,8 @@ final class HtmlPage {
         h.append("</table>\n");
         if (shown < t.rows().size()) {
             h.append("<p>The first ").append(Integer.toString(shown)).append(" of ")
-                .append(Integer.toString(t.rows().size())).append(" rows; combined.csv and full_results.md have all.</p>\n");
+                .append(Integer.toString(t.rows().size()))
+                .append(" rows; combined.csv and full_results.md have all.</p>\n");
         }
     }
 
