@@ -84,6 +84,9 @@ final class JsonResults {
                 }
             }
         }
+        if (rows.isEmpty()) {
+            problems.add(file + ": a cctk result JSON with no rows (the run measured nothing?)");
+        }
         if (bad > 0) {
             problems.add(file + ": " + bad + " rows without collective or size_bytes; skipped, the rest kept");
         }

@@ -23,15 +23,6 @@ public final class Printable {
         return s;
     }
 
-    /** {@code s} with unsafe characters replaced, but newlines kept: for multi-line messages. */
-    public static String lines(final String s) {
-        final String[] parts = s.split("\n", -1);
-        for (int i = 0; i < parts.length; i++) {
-            parts[i] = of(parts[i]);
-        }
-        return String.join("\n", parts);
-    }
-
     private static String replace(final String s) {
         final StringBuilder sb = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {

@@ -39,7 +39,7 @@ public final class ResultSet {
             byRun.put(run, mine);
         }
         this.results = List.copyOf(ordered);
-        this.problems = problems.stream().map(Printable::lines).toList();
+        this.problems = problems.stream().map(Printable::of).toList();
         final Map<String, List<Run>> byName = new HashMap<>();
         for (final Run r : runs) {
             byName.computeIfAbsent(r.shortName(), k -> new ArrayList<>()).add(r);

@@ -86,6 +86,7 @@ class HostileResultFilesTest {
         }
         for (final Hostile.Outcome o : List.of(report, compare)) {
             assertThat(o.out() + o.err()).as(c.name()).doesNotContain("\u001b", "\u0007", "\r", "\u202E");
+            assertThat(o.err().lines()).as(c.name()).allMatch(l -> l.startsWith("cctk: "));
         }
         for (final Path f : Hostile.files(out)) {
             if (!f.toString().endsWith(".png")) {
