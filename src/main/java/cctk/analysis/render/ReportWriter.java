@@ -82,9 +82,24 @@ public final class ReportWriter {
             return new Report(List.copyOf(files), plots, analysis, verdicts, text);
         } catch (final IOException e) {
             throw CctkException.environment("cctk cannot write the report in " + Printable.of(dir.toString()) + ": "
-                + Printable.of(String.valueOf(e.getMessage())) + ". Check that the directory is writable and that no"
+                + Printable.of(why(e)) + ". Check that the directory is writable and that no"
                 + " symbolic link stands where a report file goes.", e);
         }
+    }
+
+    /** What went wrong, in words: a file system exception's message is often only the path. */
+    private static String why(final IOException e) {
+        final String m = String.valueOf(e.getMessage());
+        if (e instanceof java.nio.file.FileAlreadyExistsException) {
+            return m + ": a file of that name is where a directory is needed";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return m + ": permission denied";
+        }
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return m + ": no such file or directory";
+        }
+        return m;
     }
 
     /** {@code e} with the file it is about named first. */
