@@ -54,6 +54,22 @@ class TrafficMatrixTest {
     }
 
     @Test
+    void everyAcceptedExtremeMatrixGivesSlicesBetweenZeroAndS() throws IOException {
+        for (final String m : new String[] {"1e300 1e-300\n1e-300 1e300\n", "2.3e-308 0\n0 2.3e-308\n",
+            "1e307 1e307\n1e307 1e307\n", "0 1\n0 0\n"}) {
+            final double[][] w = TrafficMatrix.load(matrix(m), 2);
+            for (int rank = 0; rank < 2; rank++) {
+                final cctk.coll.Layout l = new cctk.coll.AllToAllV().layout(1L << 20, cctk.comm.DType.FLOAT32,
+                    new cctk.coll.Group(2, rank, w));
+                for (final long n : l.vector().sendCounts()) {
+                    assertThat(n).as("%s rank %d", m, rank).isBetween(0L, (1L << 20) / 4);
+                }
+                assertThat(l.sendBytes()).isBetween(0L, 1L << 20);
+            }
+        }
+    }
+
+    @Test
     void nonFiniteWeightsAreRefused() throws IOException {
         refused("NaN 1\n1 1\n", ":1:", "NaN");
         refused("1 1\n1 Infinity\n", ":2:", "Infinity");
