@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no regression", "1:at least one REGRESSED measurement",
             "2:bad usage, nothing to compare (no readable results, or no measurement in common), or an input"
-                + " skipped in whole or part (named on stderr; the rest is compared)"})
+                + " skipped in whole or part (named on stderr; the rest is compared)",
+            "3:the inputs did not fit the Java heap (-Xmx)"})
 final class CompareCommand implements Callable<Integer> {
 
     private static final String FORMAT = "%-14s %-10s %-8s %-12s %-10s %10s %10s %-4s %8s  %s";
@@ -56,6 +57,14 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            return compare();
+        } catch (final OutOfMemoryError e) {
+            throw ReportCommand.outOfMemory("compare");
+        }
+    }
+
+    private Integer compare() {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         if (!(tolerance >= 0 && tolerance < 1)) {

@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:report written, every reference passed", "1:a reference FAILED (or was NOT MEASURED)",
             "2:bad usage, no readable results, an input skipped (the report is still written), or inputs past the"
                 + " limits (files, measurements; see docs/reports.md)",
-            "3:the report directory could not be written"})
+            "3:the report directory could not be written, or the inputs did not fit the Java heap (-Xmx)"})
 final class ReportCommand implements Callable<Integer> {
 
     /** The largest --cv-limit: a coefficient of variation may exceed 100 %, but not by this much. */
@@ -65,6 +65,24 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            return report();
+        } catch (final OutOfMemoryError e) {
+            throw outOfMemory("report on");
+        }
+    }
+
+    /**
+     * The error when the inputs do not fit the JVM's heap: exit 3, as the heap is the environment's limit (the
+     * inputs are within cctk's own limits, or reading would have stopped with exit 2 first).
+     */
+    static CctkException outOfMemory(final String what) {
+        return CctkException.environment("cctk ran out of memory (a heap of "
+            + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB) to " + what + " these results. Give Java more"
+            + " with -Xmx (e.g. CCTK_JAVA_OPTS=-Xmx4g ./cctk ...), or name fewer or smaller inputs.");
+    }
+
+    private Integer report() {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final long atBytes = size(at);
