@@ -2,7 +2,9 @@ package cctk.analysis;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The figures of a report: per series the plateau bus bandwidth (the median busbw of the sizes within a factor
@@ -14,14 +16,17 @@ import java.util.List;
  * @param ratios     plateau busbw ratios of pairs that share a backend or a world size
  * @param outliers   measurements whose variation exceeds the threshold, noisiest first
  * @param wrong      wrong elements over all checked measurements
+ * @param notes      what was left out of the pairwise figures (too many series of one collective)
  */
 public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<Ratio> ratios,
-                       List<Outlier> outliers, long wrong) {
+                       List<Outlier> outliers, long wrong, List<String> notes) {
 
     /** Sizes of at least largest / 16 form the plateau: the last 5 points of a doubling sweep. */
     public static final long PLATEAU_SPAN = 16;
     /** Coefficient of variation (percent) above which a measurement is listed as an outlier. */
     public static final double DEFAULT_CV_LIMIT = 20;
+    /** Crossovers and ratios are figured for pairs of at most this many series of one collective. */
+    public static final int MAX_PAIRWISE = 32;
     private static final int MAX_OUTLIERS = 15;
 
     /**
@@ -69,22 +74,17 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
         }
         final List<Crossover> crossovers = new ArrayList<>();
         final List<Ratio> ratios = new ArrayList<>();
-        for (int i = 0; i < plateaus.size(); i++) {
-            for (int j = i + 1; j < plateaus.size(); j++) {
-                final Plateau a = plateaus.get(i);
-                final Plateau b = plateaus.get(j);
-                if (!a.series().collective().equals(b.series().collective())) {
-                    continue;
-                }
-                crossover(a.series(), b.series(), crossovers);
-                crossover(b.series(), a.series(), crossovers);
-                final Run ra = a.series().run();
-                final Run rb = b.series().run();
-                if (ra.backend().equals(rb.backend()) || ra.world() == rb.world()) {
-                    ratios.add(new Ratio(a.series().collective(), b, a, b.busBw() / a.busBw()));
-                }
+        final List<String> notes = new ArrayList<>();
+        final Map<String, List<Plateau>> byColl = new LinkedHashMap<>();
+        plateaus.forEach(p -> byColl.computeIfAbsent(p.series().collective(), k -> new ArrayList<>()).add(p));
+        byColl.forEach((coll, ps) -> {
+            if (ps.size() > MAX_PAIRWISE) {
+                notes.add(coll + ": " + ps.size() + " series, more than " + MAX_PAIRWISE + ": no crossovers or ratios"
+                    + " figured for it (report on fewer runs to see them)");
+            } else {
+                pairs(ps, crossovers, ratios);
             }
-        }
+        });
         final List<Outlier> outliers = new ArrayList<>();
         long wrong = 0;
         for (final Result r : set.results()) {
@@ -95,14 +95,31 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
         }
         outliers.sort(Comparator.comparingDouble(Outlier::cvPct).reversed());
         return new Analysis(plateaus, crossovers, ratios,
-            List.copyOf(outliers.subList(0, Math.min(MAX_OUTLIERS, outliers.size()))), wrong);
+            List.copyOf(outliers.subList(0, Math.min(MAX_OUTLIERS, outliers.size()))), wrong, List.copyOf(notes));
+    }
+
+    private static void pairs(final List<Plateau> ps, final List<Crossover> crossovers, final List<Ratio> ratios) {
+        for (int i = 0; i < ps.size(); i++) {
+            for (int j = i + 1; j < ps.size(); j++) {
+                final Plateau a = ps.get(i);
+                final Plateau b = ps.get(j);
+                crossover(a.series(), b.series(), crossovers);
+                crossover(b.series(), a.series(), crossovers);
+                final Run ra = a.series().run();
+                final Run rb = b.series().run();
+                if (ra.backend().equals(rb.backend()) || ra.world() == rb.world()) {
+                    ratios.add(new Ratio(a.series().collective(), b, a, b.busBw() / a.busBw()));
+                }
+            }
+        }
     }
 
     /** The plateau of one series: sizes of at least largest / {@link #PLATEAU_SPAN}, median busbw over them. */
     static Plateau plateau(final Series s) {
         final List<Result> data = s.points().stream().filter(p -> Double.isFinite(p.busBw())).toList();
         final long largest = data.get(data.size() - 1).sizeBytes();
-        final List<Result> top = data.stream().filter(p -> p.sizeBytes() * PLATEAU_SPAN >= largest).toList();
+        final long from = (largest + PLATEAU_SPAN - 1) / PLATEAU_SPAN;
+        final List<Result> top = data.stream().filter(p -> p.sizeBytes() >= from).toList();
         final double peak = data.stream().mapToDouble(Result::busBw).max().orElse(Double.NaN);
         return new Plateau(s, median(top.stream().map(Result::busBw).toList()), peak, top.get(0).sizeBytes(),
             largest, top.size());
@@ -118,13 +135,22 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
         return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
     }
 
+    /** Points are sorted by size: the common sizes are found in one merge. */
     private static void crossover(final Series a, final Series b, final List<Crossover> out) {
         final List<long[]> common = new ArrayList<>();
-        for (final Result pa : a.points()) {
-            for (final Result pb : b.points()) {
-                if (pa.sizeBytes() == pb.sizeBytes()) {
-                    common.add(new long[] {pa.sizeBytes(), pa.timeUs() < pb.timeUs() ? 1 : 0});
-                }
+        final List<Result> pa = a.points();
+        final List<Result> pb = b.points();
+        for (int i = 0, j = 0; i < pa.size() && j < pb.size();) {
+            final long sa = pa.get(i).sizeBytes();
+            final long sb = pb.get(j).sizeBytes();
+            if (sa == sb) {
+                common.add(new long[] {sa, pa.get(i).timeUs() < pb.get(j).timeUs() ? 1 : 0});
+            }
+            if (sa <= sb) {
+                i++;
+            }
+            if (sb <= sa) {
+                j++;
             }
         }
         int from = common.size();

@@ -1,5 +1,6 @@
 package cctk.analysis;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.function.UnaryOperator;
 
 /**
  * Reads cctk's CSV (a run's, or a report's combined CSV with its extra run columns) by column name. A row that
@@ -24,6 +26,7 @@ final class CsvResults {
     private final Path file;
     private final List<String> problems;
     private Map<String, Integer> col;
+    private UnaryOperator<String> names;
     private int lineProblems;
 
     private CsvResults(final Path file, final List<String> problems) {
@@ -32,37 +35,52 @@ final class CsvResults {
     }
 
     /**
-     * The measurements of {@code text}; {@code runOf} gives the run for a row's backend and world size when the
-     * CSV has no run columns of its own (its sibling JSON's header, or a bare run).
+     * The measurements of the CSV {@code lines}; {@code runOf} gives the run for a row's backend and world size
+     * when the CSV has no run columns of its own (its sibling JSON's header, or a bare run). {@code names} returns
+     * one shared copy of each repeated text (collective, type, ...); reading stops after {@code room} + 1 rows.
      */
-    static List<Result> read(final Path file, final String text, final BiFunction<String, Integer, Run> runOf,
-                             final List<String> problems) {
-        return new CsvResults(file, problems).rows(text, runOf);
+    static List<Result> read(final Path file, final LineSource lines, final BiFunction<String, Integer, Run> runOf,
+                             final List<String> problems, final UnaryOperator<String> names, final long room)
+        throws IOException {
+        final CsvResults r = new CsvResults(file, problems);
+        r.names = names;
+        return r.rows(lines, runOf, room);
     }
 
-    private List<Result> rows(final String text, final BiFunction<String, Integer, Run> runOf) {
-        final String[] lines = text.split("\r?\n", -1);
-        final List<String> header = CsvCells.split(lines[0].strip());
-        if (!header(header)) {
+    private List<Result> rows(final LineSource lines, final BiFunction<String, Integer, Run> runOf, final long room)
+        throws IOException {
+        final String first = lines.next();
+        if (first == null || first == LineSource.TOO_LONG || !header(CsvCells.split(first.strip()))) {
+            if (first == null || first == LineSource.TOO_LONG) {
+                problems.add(file + ": no CSV header line" + (first == null ? " (an empty file)" : " (line 1 is over "
+                    + LineSource.MAX_LINE + " characters)") + "; skipped");
+            }
             return List.of();
         }
         final List<Result> out = new ArrayList<>();
         final Map<String, Run> runs = new HashMap<>();
-        final int last = text.endsWith("\n") ? lines.length - 1 : lines.length;
-        for (int n = 1; n < last; n++) {
-            if (lines[n].isBlank()) {
+        for (String line = lines.next(); line != null; line = lines.next()) {
+            final int n = lines.number();
+            if (line == LineSource.TOO_LONG) {
+                lineProblem(n, "longer than " + LineSource.MAX_LINE + " characters");
                 continue;
             }
-            final List<String> cells = CsvCells.split(lines[n]);
+            if (line.isBlank()) {
+                continue;
+            }
+            final List<String> cells = CsvCells.split(line);
             if (cells == null || cells.size() != col.size()) {
-                lineProblem(n + 1, "cut short or malformed (" + (cells == null ? "an open quote" : cells.size()
+                lineProblem(n, "cut short or malformed (" + (cells == null ? "an open quote" : cells.size()
                     + " of " + col.size() + " cells") + ")");
                 continue;
             }
             try {
-                out.add(result(cells, runs, runOf));
+                out.add(Checks.measurement(result(cells, runs, runOf)));
             } catch (final IllegalArgumentException e) {
-                lineProblem(n + 1, e.getMessage());
+                lineProblem(n, e.getMessage());
+            }
+            if (out.size() > room) {
+                return out;
             }
         }
         if (lineProblems > MAX_LINE_PROBLEMS) {
@@ -100,9 +118,9 @@ final class CsvResults {
     private Result result(final List<String> c, final Map<String, Run> runs,
                           final BiFunction<String, Integer, Run> runOf) {
         final String backend = text(c, "backend");
-        final int world = (int) whole(c, "world_size", 1);
-        if (backend == null || world < 1) {
-            throw new IllegalArgumentException("no backend or world size");
+        final int world = (int) whole(c, "world_size", 1, Checks.MAX_WORLD);
+        if (backend == null) {
+            throw new IllegalArgumentException("backend is empty");
         }
         final String source = text(c, "source");
         final String key = backend + "/" + world + "/" + source + "/" + text(c, "job_id") + "/" + text(c, "start");
@@ -114,30 +132,25 @@ final class CsvResults {
         final String wrong = text(c, "wrong");
         final String root = text(c, "root");
         return new Result(run, text(c, "collective"), text(c, "dtype"), text(c, "op"),
-            root == null ? -1 : (int) whole(c, "root", 0), whole(c, "size_bytes", 0), whole(c, "count", 0),
-            "true".equals(text(c, "in_place")), number(c, "time_us", skipped), number(c, "min_us", skipped),
-            number(c, "p50_us", skipped), number(c, "p99_us", skipped), number(c, "cv_pct", skipped),
-            number(c, "algbw_gbps", skipped), number(c, "busbw_gbps", skipped),
-            wrong == null ? -1 : whole(c, "wrong", 0), skipped);
+            root == null ? -1 : (int) whole(c, "root", 0, Checks.MAX_WORLD), whole(c, "size_bytes", 0, Checks.MAX_SIZE),
+            whole(c, "count", 0, Checks.MAX_SIZE), "true".equals(text(c, "in_place")), number(c, "time_us", skipped),
+            number(c, "min_us", skipped), number(c, "p50_us", skipped), number(c, "p99_us", skipped),
+            number(c, "cv_pct", skipped), number(c, "algbw_gbps", skipped), number(c, "busbw_gbps", skipped),
+            wrong == null ? -1 : whole(c, "wrong", 0, Long.MAX_VALUE), skipped);
     }
 
-    /** A cell, or null when empty or absent. */
+    /** A cell (safe to print, one shared copy), or null when empty or absent. */
     private String text(final List<String> c, final String name) {
         final Integer i = col.get(name);
-        return i == null || c.get(i).isEmpty() ? null : c.get(i);
+        return i == null || c.get(i).isBlank() ? null : names.apply(Printable.of(c.get(i)));
     }
 
-    private long whole(final List<String> c, final String name, final long min) {
+    private long whole(final List<String> c, final String name, final long min, final long max) {
         final String t = text(c, name);
-        try {
-            final long v = t == null ? min : Long.parseLong(t.strip());
-            if (v < min) {
-                throw new IllegalArgumentException(name + " is " + t + ", below " + min);
-            }
-            return v;
-        } catch (final NumberFormatException e) {
-            throw new IllegalArgumentException(name + " is '" + t + "', not a whole number");
+        if (t == null && REQUIRED.contains(name)) {
+            throw new IllegalArgumentException(name + " is empty");
         }
+        return t == null ? min : Checks.whole(name, t, min, max);
     }
 
     /** A number; NaN when empty, which only a skipped measurement may be. */
@@ -149,11 +162,7 @@ final class CsvResults {
             }
             return Double.NaN;
         }
-        try {
-            return Double.parseDouble(t.strip());
-        } catch (final NumberFormatException e) {
-            throw new IllegalArgumentException(name + " is '" + t + "', not a number");
-        }
+        return Checks.number(name, t);
     }
 
     private void lineProblem(final int line, final String what) {

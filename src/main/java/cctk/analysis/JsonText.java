@@ -13,6 +13,8 @@ import java.util.Map;
 final class JsonText {
 
     private static final int MAX_DEPTH = 64;
+    private static final java.util.regex.Pattern NUMBER =
+        java.util.regex.Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+)?([eE][-+]?\\d{1,5})?");
 
     private final String s;
     private int i;
@@ -65,10 +67,15 @@ final class JsonText {
             if (peek() != '"') {
                 throw error("a quoted key");
             }
+            final int at = i;
             final String key = string();
             space();
             expect(':');
             space();
+            if (m.containsKey(key)) {
+                i = at;
+                throw error("no duplicate key '" + Printable.of(key) + "'");
+            }
             m.put(key, value(depth + 1));
             space();
             if (peek() == ',') {
@@ -109,6 +116,10 @@ final class JsonText {
             if (c == '"') {
                 return sb.toString();
             }
+            if (c < 0x20) {
+                i--;
+                throw error("an escape (\\n, \\u001b, ...) for a control character inside a string");
+            }
             if (c != '\\') {
                 sb.append(c);
                 continue;
@@ -134,7 +145,11 @@ final class JsonText {
                     }
                     i += 4;
                 }
-                default -> sb.append(e);
+                case '"', '\\', '/' -> sb.append(e);
+                default -> {
+                    i--;
+                    throw error("a JSON escape (one of \\\" \\\\ / b f n r t u)");
+                }
             }
         }
         throw error("a closing quote (the text ends early: truncated?)");
@@ -153,12 +168,12 @@ final class JsonText {
         while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) {
             i++;
         }
-        try {
-            return Double.valueOf(s.substring(start, i));
-        } catch (final NumberFormatException e) {
+        final String t = s.substring(start, i);
+        if (!NUMBER.matcher(t).matches()) {
             i = start;
             throw error("a JSON value");
         }
+        return Double.valueOf(t);
     }
 
     private char peek() {
@@ -182,8 +197,16 @@ final class JsonText {
     }
 
     private IllegalArgumentException error(final String expected) {
-        final String found = i >= s.length() ? "the end" : "'" + s.charAt(i) + "'";
-        return new IllegalArgumentException("not valid JSON at character " + i + ": expected " + expected
-            + ", found " + found);
+        final String found = i >= s.length() ? "the end" : "'" + Printable.of(String.valueOf(s.charAt(i))) + "'";
+        int line = 1;
+        int lineStart = 0;
+        for (int k = 0; k < Math.min(i, s.length()); k++) {
+            if (s.charAt(k) == '\n') {
+                line++;
+                lineStart = k + 1;
+            }
+        }
+        return new IllegalArgumentException("not valid JSON at character " + i + " (line " + line + ", column "
+            + (i - lineStart + 1) + "): expected " + expected + ", found " + found);
     }
 }

@@ -40,14 +40,23 @@ public final class ReferenceJson {
         for (final Object o : list) {
             if (o instanceof Map<?, ?> m && m.get("collective") instanceof String c
                 && CollectiveType.bySpecName(c) != null && m.get("min_bytes") instanceof Double min
-                && m.get("max_bytes") instanceof Double max && m.get("busbw_gbps") instanceof Double bw) {
+                && m.get("max_bytes") instanceof Double max && m.get("busbw_gbps") instanceof Double bw
+                && sane(min, max, bw, m.get("tolerance"))) {
                 final Object t = m.get("tolerance");
                 final Object d = m.get("dtype");
-                out.add(new Reference(CollectiveType.bySpecName(c), m.get("backend") instanceof String b ? b : null,
+                final String backend = m.get("backend") instanceof String b ? Printable.of(b) : null;
+                out.add(new Reference(CollectiveType.bySpecName(c), backend,
                     d instanceof String ds ? DType.bySpecName(ds) : null, min.longValue(), max.longValue(), bw,
                     t instanceof Double td ? td : Reference.DEFAULT_TOLERANCE));
             }
         }
         return out;
+    }
+
+    /** A recorded reference a spec could hold: sizes in order within 0 .. 2^53, a positive busbw and tolerance. */
+    private static boolean sane(final double min, final double max, final double bw, final Object tolerance) {
+        final boolean sizes = min >= 0 && min <= max && max <= Checks.MAX_SIZE;
+        final boolean t = !(tolerance instanceof Double d) || d > 0 && d <= 1000;
+        return sizes && bw > 0 && Double.isFinite(bw) && t;
     }
 }

@@ -1,9 +1,8 @@
 package cctk.analysis;
 
+import cctk.CctkException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -11,37 +10,84 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads result files and directories of them into one {@link ResultSet}. A directory is searched (4 levels)
  * for {@code *.csv} and {@code *.json} results, also the {@code .part} files a stopped run leaves; an earlier
- * report's directory inside it is left out. A run's CSV is read with its JSON for the header; a JSON alone is
- * read for its rows. Every input that cannot be read becomes one problem naming the file; the rest is read.
+ * report's directory inside it is left out, and so is the report being written. A run's CSV is read with its JSON
+ * for the header; a JSON alone is read for its rows. Every input that cannot be read becomes one problem naming
+ * the file; the rest is read. CSVs are read as a stream of lines; past the limits ({@link #MAX_FILES} files,
+ * {@link #MAX_MEASUREMENTS} measurements) reading stops with a usage error, as the inputs must be split.
  */
 public final class ResultReader {
 
-    /** Result files are a few MB; a bigger file is not one. */
+    /** A CSV bigger than this is not a result file. */
     static final long MAX_BYTES = 256L << 20;
+    /** A JSON result is read whole; bigger than this it is not read (its CSV carries the rows). */
+    static final long MAX_JSON_BYTES = 32L << 20;
+    /** The most result files one report or comparison reads. */
+    public static final int MAX_FILES = 100_000;
+    /** The most measurements one report or comparison reads. */
+    public static final int MAX_MEASUREMENTS = 2_000_000;
+
+    /**
+     * How much one read may take in; past either, reading stops with a usage error (exit 2: the inputs must be
+     * split, nothing in the machine is at fault).
+     *
+     * @param files        result files (a run's CSV and JSON count once)
+     * @param measurements measurements over all files
+     */
+    record Limits(int files, int measurements) {
+        static final Limits DEFAULT = new Limits(MAX_FILES, MAX_MEASUREMENTS);
+    }
+
     private static final int MAX_DEPTH = 4;
 
     private final List<String> problems = new ArrayList<>();
     private final List<Result> results = new ArrayList<>();
     private final Map<String, Path[]> stems = new LinkedHashMap<>();
+    private final Map<String, String> names = new HashMap<>();
+    private final Set<Path> exclude;
+    private final Limits limits;
 
-    private ResultReader() {
+    private ResultReader(final Set<Path> exclude, final Limits limits) {
+        this.exclude = exclude;
+        this.limits = limits;
     }
 
     /** Reads every input; never throws for a bad input, only records a problem. */
     public static ResultSet read(final List<Path> inputs) {
-        final ResultReader r = new ResultReader();
+        return read(inputs, null);
+    }
+
+    /**
+     * Reads every input, leaving out the report that {@code output} (null: none) is about to hold: a report into
+     * one of its own input directories does not read its own {@code combined.csv} back.
+     */
+    public static ResultSet read(final List<Path> inputs, final Path output) {
+        return read(inputs, output, Limits.DEFAULT);
+    }
+
+    static ResultSet read(final List<Path> inputs, final Path output, final Limits limits) {
+        final ResultReader r = new ResultReader(output == null ? Set.of()
+            : Set.of(output.toAbsolutePath().normalize().resolve("combined.csv")), limits);
         for (final Path p : inputs) {
             r.input(p);
         }
         r.stems.forEach((stem, pair) -> r.stem(pair[0], pair[1]));
         return new ResultSet(r.results, r.problems);
+    }
+
+    /** The error past the measurement limit. */
+    static CctkException tooMany(final Path file, final long limit) {
+        return CctkException.usage("cctk reads at most " + limit + " measurements at once, and "
+            + Printable.of(file.toString()) + " takes the inputs past that. Report on fewer runs at a time (several"
+            + " reports), or split the file.");
     }
 
     private void input(final Path p) {
@@ -60,7 +106,7 @@ public final class ResultReader {
     private int walk(final Path dir) {
         final int[] found = {0};
         try {
-            Files.walkFileTree(dir, java.util.Set.of(), MAX_DEPTH, new SimpleFileVisitor<>() {
+            Files.walkFileTree(dir, Set.of(), MAX_DEPTH, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(final Path d, final BasicFileAttributes a) {
                     final boolean earlierReport = !d.equals(dir) && Files.exists(d.resolve("report.html"));
@@ -69,9 +115,15 @@ public final class ResultReader {
 
                 @Override
                 public FileVisitResult visitFile(final Path f, final BasicFileAttributes a) {
-                    if (a.isRegularFile() && add(f, false)) {
+                    if (a.isRegularFile() && !exclude.contains(f.toAbsolutePath().normalize()) && add(f, false)) {
                         found[0]++;
                     }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(final Path f, final IOException e) {
+                    problems.add(f + ": cannot read it: " + e.getMessage() + "; skipped");
                     return FileVisitResult.CONTINUE;
                 }
             });
@@ -92,6 +144,10 @@ public final class ResultReader {
             }
             return false;
         }
+        if (stems.size() >= limits.files()) {
+            throw CctkException.usage("cctk reads at most " + limits.files() + " result files at once, and there are"
+                + " more (at " + Printable.of(f.toString()) + "). Report on fewer runs at a time (several reports).");
+        }
         final String stem = f.toAbsolutePath().normalize().getParent()
             .resolve(plain.substring(0, plain.lastIndexOf('.'))) + (name.endsWith(".part") ? ".part" : "");
         final Path[] pair = stems.computeIfAbsent(stem, k -> new Path[2]);
@@ -110,21 +166,48 @@ public final class ResultReader {
         }
         if (csv == null) {
             if (meta != null) {
-                results.addAll(JsonResults.rows(jsonFile, doc, meta, problems));
+                final List<Result> rows = JsonResults.rows(jsonFile, doc, meta, problems, this::name);
+                if (results.size() + rows.size() > limits.measurements()) {
+                    throw tooMany(jsonFile, limits.measurements());
+                }
+                results.addAll(rows);
             }
             return;
         }
-        final String text = text(csv);
-        if (text == null) {
-            return;
-        }
         final Run header = meta;
-        results.addAll(CsvResults.read(csv, text, (backend, world) -> header != null
+        final String source = Printable.of(csv.toString());
+        final List<Result> rows = csv(csv, (backend, world) -> header != null
             && header.backend().equals(backend) && header.world() == world
-            ? new Run(csv.toString(), backend, world, header.cluster(), header.jobId(), header.start(),
+            ? new Run(source, backend, world, header.cluster(), header.jobId(), header.start(),
                 header.hosts(), header.complete(), header.references())
-            : new Run(csv.toString(), backend, world, null, null, null, List.of(),
-                !csv.toString().endsWith(".part"), List.of()), problems));
+            : new Run(source, backend, world, null, null, null, List.of(), !source.endsWith(".part"), List.of()));
+        if (results.size() + rows.size() > limits.measurements()) {
+            throw tooMany(csv, limits.measurements());
+        }
+        results.addAll(rows);
+    }
+
+    /** The rows of a CSV, read as a stream; none (with a problem) when it is not a readable text file. */
+    private List<Result> csv(final Path f, final java.util.function.BiFunction<String, Integer, Run> runOf) {
+        if (!sized(f, MAX_BYTES, problems)) {
+            return List.of();
+        }
+        try (LineSource lines = LineSource.open(f)) {
+            return CsvResults.read(f, lines, runOf, problems, this::name, limits.measurements() - results.size());
+        } catch (final LineSource.BinaryException e) {
+            problems.add(f + ": a binary file, not a result file; skipped");
+        } catch (final CharacterCodingException e) {
+            problems.add(f + ": not UTF-8 text, not a result file; skipped");
+        } catch (final IOException e) {
+            problems.add(f + ": cannot read it: " + e.getMessage() + "; skipped");
+        }
+        return List.of();
+    }
+
+    /** One shared copy of each repeated text. */
+    private String name(final String s) {
+        final String known = names.putIfAbsent(s, s);
+        return known == null ? s : known;
     }
 
     /** The JSON next to a CSV (same stem), or null. */
@@ -137,44 +220,49 @@ public final class ResultReader {
 
     /** A JSON document, or null (with a problem unless it only served as a CSV's header). */
     private Object parse(final Path f, final boolean quiet) {
-        final String text = quiet ? quietText(f) : text(f);
+        final List<String> into = quiet ? new ArrayList<>() : problems;
+        final String text = json(f, into);
         if (text == null) {
             return null;
         }
         try {
             return JsonText.parse(text);
         } catch (final IllegalArgumentException e) {
-            if (!quiet) {
-                problems.add(f + ": " + e.getMessage() + "; skipped");
-            }
+            into.add(f + ": " + e.getMessage() + "; skipped");
             return null;
         }
     }
 
-    /** A CSV's JSON header only adds who and where: its problems do not stop the CSV being read. */
-    private static String quietText(final Path f) {
-        return text(f, new ArrayList<>());
-    }
-
-    private String text(final Path f) {
-        return text(f, problems);
-    }
-
-    /** The file as UTF-8 text, or null with a problem (unreadable, too big, binary, empty). */
-    private static String text(final Path f, final List<String> into) {
+    /** True when {@code f} is neither empty nor bigger than {@code max}; else a problem. */
+    private static boolean sized(final Path f, final long max, final List<String> into) {
         try {
             final long size = Files.size(f);
-            if (size > MAX_BYTES) {
-                into.add(f + ": " + size + " bytes, too big for a result file; skipped");
-                return null;
+            if (size > max) {
+                into.add(f + ": " + size + " bytes, more than the " + (max >> 20) + " MiB a result file may have;"
+                    + " skipped");
+                return false;
             }
             if (size == 0) {
                 into.add(f + ": empty file; skipped");
-                return null;
+                return false;
             }
-            final byte[] bytes = Files.readAllBytes(f);
-            final String t = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+            return true;
+        } catch (final IOException e) {
+            into.add(f + ": cannot read it: " + e.getMessage() + "; skipped");
+            return false;
+        }
+    }
+
+    /** A JSON file as UTF-8 text, or null with a problem (unreadable, too big, binary, empty). */
+    private static String json(final Path f, final List<String> into) {
+        if (!sized(f, MAX_JSON_BYTES, into)) {
+            return null;
+        }
+        try {
+            final String t = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(f))).toString();
             if (t.indexOf('\0') >= 0) {
                 into.add(f + ": a binary file, not a result file; skipped");
                 return null;

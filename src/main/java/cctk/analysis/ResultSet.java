@@ -2,6 +2,7 @@ package cctk.analysis;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,34 +10,41 @@ import java.util.Objects;
 
 /**
  * Everything read from the inputs of a report or comparison: the runs, their measurements, and one problem per
- * input that could not be read (file name first). Runs are sorted by backend, world size and start, and the
- * measurements by run.
+ * input that could not be read (file name first, safe to print). Runs are sorted by backend, world size and
+ * start, and the measurements by run. Built in time linear in the measurements (plus sorting the runs).
  */
 public final class ResultSet {
 
     private final List<Run> runs;
     private final List<Result> results;
     private final List<String> problems;
-    private final Map<Run, String> labels = new LinkedHashMap<>();
+    private final Map<Run, List<Result>> byRun = new HashMap<>();
+    private final Map<Run, String> labels = new HashMap<>();
+    private List<Series> series;
 
     ResultSet(final List<Result> results, final List<String> problems) {
-        final List<Run> rs = new ArrayList<>();
+        final Map<Run, List<Result>> grouped = new LinkedHashMap<>();
         for (final Result r : results) {
-            if (!rs.contains(r.run())) {
-                rs.add(r.run());
-            }
+            grouped.computeIfAbsent(r.run(), k -> new ArrayList<>()).add(r);
         }
+        final List<Run> rs = new ArrayList<>(grouped.keySet());
         rs.sort(Comparator.comparing(Run::backend).thenComparingInt(Run::world)
             .thenComparing(r -> Objects.toString(r.start(), "")).thenComparing(Run::source));
         this.runs = List.copyOf(rs);
-        final List<Result> ordered = new ArrayList<>(results);
-        // stable: each run's measurements keep their file order
-        ordered.sort(Comparator.comparingInt(r -> runs.indexOf(r.run())));
-        this.results = List.copyOf(ordered);
-        this.problems = List.copyOf(problems);
-        for (final Run r : runs) {
-            labels.put(r, label(r));
+        final List<Result> ordered = new ArrayList<>(results.size());
+        for (final Run run : runs) {
+            // each run's measurements keep their file order
+            final List<Result> mine = List.copyOf(grouped.get(run));
+            ordered.addAll(mine);
+            byRun.put(run, mine);
         }
+        this.results = List.copyOf(ordered);
+        this.problems = problems.stream().map(Printable::of).toList();
+        final Map<String, List<Run>> byName = new HashMap<>();
+        for (final Run r : runs) {
+            byName.computeIfAbsent(r.shortName(), k -> new ArrayList<>()).add(r);
+        }
+        byName.values().forEach(this::label);
     }
 
     public List<Run> runs() {
@@ -54,7 +62,15 @@ public final class ResultSet {
 
     /** The measurements of one run, in file order. */
     public List<Result> of(final Run run) {
-        return results.stream().filter(r -> r.run().equals(run)).toList();
+        return byRun.getOrDefault(run, List.of());
+    }
+
+    /** Every series, once: built on first use, then shared by the analysis, the tables and the plots. */
+    public synchronized List<Series> series() {
+        if (series == null) {
+            series = Series.build(this);
+        }
+        return series;
     }
 
     /**
@@ -65,20 +81,17 @@ public final class ResultSet {
         return labels.getOrDefault(run, run.shortName());
     }
 
-    private String label(final Run run) {
-        final List<Run> same = runs.stream().filter(r -> r.shortName().equals(run.shortName())).toList();
-        if (same.size() == 1) {
-            return run.shortName();
+    /** Names the runs that share a short name, by what tells them apart (decided once per group). */
+    private void label(final List<Run> same) {
+        final int n = same.size();
+        final boolean byCluster = same.stream().map(Run::cluster).distinct().count() == n;
+        final boolean byJob = !byCluster && same.stream().map(Run::jobId).distinct().count() == n;
+        final boolean byStart = !byCluster && !byJob && same.stream().map(Run::start).distinct().count() == n;
+        for (int i = 0; i < n; i++) {
+            final Run run = same.get(i);
+            labels.put(run, n == 1 ? run.shortName() : byCluster ? run.shortName() + " " + run.cluster()
+                : byJob ? run.shortName() + " job " + run.jobId() : byStart ? run.shortName() + " " + run.start()
+                : run.shortName() + " #" + (i + 1));
         }
-        if (same.stream().map(Run::cluster).distinct().count() == same.size()) {
-            return run.shortName() + " " + run.cluster();
-        }
-        if (same.stream().map(Run::jobId).distinct().count() == same.size()) {
-            return run.shortName() + " job " + run.jobId();
-        }
-        if (same.stream().map(Run::start).distinct().count() == same.size()) {
-            return run.shortName() + " " + run.start();
-        }
-        return run.shortName() + " #" + (same.indexOf(run) + 1);
     }
 }

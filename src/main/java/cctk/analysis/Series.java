@@ -22,6 +22,10 @@ public record Series(Run run, String name, String collective, List<Result> point
 
     /** Every series of a result set: runs in order, collectives in first-seen order; empty ones left out. */
     public static List<Series> of(final ResultSet set) {
+        return set.series();
+    }
+
+    static List<Series> build(final ResultSet set) {
         final List<Series> out = new ArrayList<>();
         for (final Run run : set.runs()) {
             final List<Result> rs = set.of(run);

@@ -7,7 +7,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads an all-to-all-v weight matrix: W lines of W non-negative numbers, '#' starts a comment. */
+/**
+ * Reads an all-to-all-v weight matrix: W lines of W non-negative numbers, '#' starts a comment. Each weight is 0 or
+ * a normal, finite number (a subnormal one such as 1e-320 scales to an absurd count), no row or column sum
+ * overflows, and not every weight is 0: the counts {@code AllToAllV} scales from them stay between 0 and S.
+ */
 final class TrafficMatrix {
 
     private TrafficMatrix() {
@@ -22,6 +26,7 @@ final class TrafficMatrix {
                 + ". Give benchmark.alltoallv.matrix_file as a readable path.");
         }
         final List<double[]> rows = new ArrayList<>();
+        final List<Integer> lineOf = new ArrayList<>();
         for (int ln = 0; ln < lines.size(); ln++) {
             final String line = lines.get(ln).replaceFirst("#.*", "").trim();
             if (line.isEmpty()) {
@@ -41,14 +46,48 @@ final class TrafficMatrix {
                 if (!(row[j] >= 0) || Double.isInfinite(row[j])) {
                     throw bad(file, ln, "has " + cells[j] + "; weights must be finite and not negative");
                 }
+                if (row[j] > 0 && row[j] < Double.MIN_NORMAL) {
+                    throw bad(file, ln, "has " + cells[j] + ", a weight too small to scale (below " + Double.MIN_NORMAL
+                        + "); write 0 for no traffic, or scale the whole matrix up");
+                }
+            }
+            if (!Double.isFinite(sum(row))) {
+                throw bad(file, ln, "has weights whose sum overflows; scale the whole matrix down");
             }
             rows.add(row);
+            lineOf.add(ln);
         }
         if (rows.size() != world) {
             throw CctkException.usage("The alltoallv matrix file " + file + " has " + rows.size()
                 + " rows, but the world has " + world + " ranks; it must be a " + world + "x" + world + " matrix.");
         }
-        return rows.toArray(new double[0][]);
+        final double[][] w = rows.toArray(new double[0][]);
+        double total = 0;
+        for (int j = 0; j < world; j++) {
+            final double[] column = new double[world];
+            for (int i = 0; i < world; i++) {
+                column[i] = w[i][j];
+            }
+            if (!Double.isFinite(sum(column))) {
+                throw CctkException.usage(file + ": column " + (j + 1) + " of the alltoallv matrix has weights whose"
+                    + " sum overflows; scale the whole matrix down.");
+            }
+            total += sum(column);
+        }
+        if (total == 0) {
+            throw CctkException.usage(file + ": every weight is 0 in the " + world + "x" + world + " alltoallv matrix"
+                + " (lines " + (lineOf.get(0) + 1) + " to " + (lineOf.get(world - 1) + 1) + "), so no rank would send"
+                + " anything; give at least one positive weight.");
+        }
+        return w;
+    }
+
+    private static double sum(final double[] values) {
+        double s = 0;
+        for (final double v : values) {
+            s += v;
+        }
+        return s;
     }
 
     private static CctkException bad(final Path file, final int ln, final String what) {

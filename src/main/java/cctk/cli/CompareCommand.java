@@ -3,6 +3,7 @@ package cctk.cli;
 import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.analysis.Comparison;
+import cctk.analysis.Printable;
 import cctk.analysis.Result;
 import cctk.analysis.ResultReader;
 import cctk.analysis.ResultSet;
@@ -27,7 +28,9 @@ import picocli.CommandLine.Spec;
             + "1 - tolerance are flagged REGRESSED, above 1 + tolerance IMPROVED."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no regression", "1:at least one REGRESSED measurement",
-            "2:bad usage, or nothing to compare (no readable results, or no measurement in common)"})
+            "2:bad usage, nothing to compare (no readable results, or no measurement in common), or an input"
+                + " skipped in whole or part (named on stderr; the rest is compared)",
+            "3:the inputs did not fit the Java heap (-Xmx)"})
 final class CompareCommand implements Callable<Integer> {
 
     private static final String FORMAT = "%-14s %-10s %-8s %-12s %-10s %10s %10s %-4s %8s  %s";
@@ -54,6 +57,14 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            return compare();
+        } catch (final OutOfMemoryError e) {
+            throw ReportCommand.outOfMemory("compare");
+        }
+    }
+
+    private Integer compare() {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         if (!(tolerance >= 0 && tolerance < 1)) {
@@ -61,6 +72,8 @@ final class CompareCommand implements Callable<Integer> {
                 + ".");
         }
         final long min = ReportCommand.size(minSize);
+        ReportCommand.decodable("BASE", base);
+        ReportCommand.decodable("NEW", next);
         final ResultSet b = ResultReader.read(List.of(base));
         final ResultSet n = ResultReader.read(List.of(next));
         b.problems().forEach(p -> err.println("cctk: " + p));
@@ -68,8 +81,9 @@ final class CompareCommand implements Callable<Integer> {
         err.flush();
         final Comparison c = Comparison.of(b, n, tolerance, min);
         if (c.changes().isEmpty()) {
-            throw CctkException.usage("nothing to compare: " + base + " and " + next + " have no measurement in"
-                + " common (same backend, world size, collective, type, operator, layout and size).");
+            throw CctkException.usage("nothing to compare: " + Printable.of(base.toString()) + " and "
+                + Printable.of(next.toString()) + " have no measurement in common (same backend, world size,"
+                + " collective, type, operator, layout and size).");
         }
         out.println(String.format(FORMAT, "collective", "run", "dtype", "layout", "size", "base", "new", "unit",
             "new/base", "flag"));
@@ -82,7 +96,10 @@ final class CompareCommand implements Callable<Integer> {
             + "%): " + c.count(Comparison.Flag.REGRESSED) + " regressed, " + c.count(Comparison.Flag.IMPROVED)
             + " improved; " + c.onlyBase() + " only in BASE, " + c.onlyNew() + " only in NEW");
         out.flush();
-        return c.count(Comparison.Flag.REGRESSED) > 0 ? ExitCode.FAILED.code() : ExitCode.OK.code();
+        if (c.count(Comparison.Flag.REGRESSED) > 0) {
+            return ExitCode.FAILED.code();
+        }
+        return b.problems().isEmpty() && n.problems().isEmpty() ? ExitCode.OK.code() : ExitCode.USAGE.code();
     }
 
     private static String line(final Comparison.Change ch) {

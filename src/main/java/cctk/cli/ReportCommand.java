@@ -2,6 +2,7 @@ package cctk.cli;
 
 import cctk.CctkException;
 import cctk.ExitCode;
+import cctk.analysis.Printable;
 import cctk.analysis.ResultReader;
 import cctk.analysis.ResultSet;
 import cctk.analysis.Verdict;
@@ -32,9 +33,13 @@ import picocli.CommandLine.Spec;
             + "named on stderr and the report is made from the rest."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:report written, every reference passed", "1:a reference FAILED (or was NOT MEASURED)",
-            "2:bad usage, no readable results, or an input skipped (the report is still written)",
-            "3:the report directory could not be written"})
+            "2:bad usage, no readable results, an input skipped (the report is still written), or inputs past the"
+                + " limits (files, measurements; see docs/reports.md)",
+            "3:the report directory could not be written, or the inputs did not fit the Java heap (-Xmx)"})
 final class ReportCommand implements Callable<Integer> {
+
+    /** The largest --cv-limit: a coefficient of variation may exceed 100 %, but not by this much. */
+    static final double MAX_CV_LIMIT = 100_000;
 
     @Spec
     CommandSpec spec;
@@ -60,28 +65,67 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            return report();
+        } catch (final OutOfMemoryError e) {
+            throw outOfMemory("report on");
+        }
+    }
+
+    /**
+     * The error when the inputs do not fit the JVM's heap: exit 3, as the heap is the environment's limit (the
+     * inputs are within cctk's own limits, or reading would have stopped with exit 2 first).
+     */
+    static CctkException outOfMemory(final String what) {
+        return CctkException.environment("cctk ran out of memory (a heap of "
+            + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB) to " + what + " these results. Give Java more"
+            + " with -Xmx (e.g. CCTK_JAVA_OPTS=-Xmx4g ./cctk ...), or name fewer or smaller inputs.");
+    }
+
+    private Integer report() {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         final long atBytes = size(at);
+        if (!(cvLimit >= 0 && cvLimit <= MAX_CV_LIMIT)) {
+            throw CctkException.usage("--cv-limit is a percentage from 0 to " + (int) MAX_CV_LIMIT + ", such as 20;"
+                + " found " + cvLimit + ".");
+        }
+        inputs.forEach(p -> decodable("RESULTS", p));
+        decodable("-o/--output", output);
         final var refs = specFile == null ? null : SpecParser.parse(specFile).references();
-        final ResultSet set = ResultReader.read(inputs);
+        final ResultSet set = ResultReader.read(inputs, output);
         set.problems().forEach(p -> err.println("cctk: " + p));
         err.flush();
         if (set.results().isEmpty()) {
-            throw CctkException.usage("no results to report: none of " + inputs + " held a readable cctk result"
-                + " (profile_*.csv or .json). Run 'cctk run SPEC' first, or name the results directory.");
+            throw CctkException.usage("no results to report: none of " + Printable.of(inputs.toString()) + " held a"
+                + " readable cctk result (profile_*.csv or .json). Run 'cctk run SPEC' first, or name the results"
+                + " directory.");
         }
         final ReportWriter.Report report = ReportWriter.write(set, refs, atBytes, cvLimit, output);
-        out.println("cctk: report of " + set.runs().size() + " runs in " + output + " (" + report.files().size()
-            + " files; open " + output.resolve("report.html") + ")");
+        final String dir = Printable.of(output.toString());
+        out.println("cctk: report of " + set.runs().size() + " runs in " + dir + " (" + report.files().size()
+            + " files; open " + Printable.of(output.resolve("report.html").toString()) + ")");
         for (final Verdict v : report.verdicts()) {
-            out.println(v.line());
+            out.println(Printable.of(v.line()));
         }
         out.flush();
         if (report.verdicts().stream().anyMatch(v -> !v.pass())) {
             return ExitCode.FAILED.code();
         }
         return set.problems().isEmpty() ? ExitCode.OK.code() : ExitCode.USAGE.code();
+    }
+
+    /**
+     * Refuses a path argument that the Java launcher could not decode (it reads arguments in the locale's
+     * encoding and puts U+FFFD for bytes that are not valid there): cctk would open or create another name.
+     */
+    static void decodable(final String what, final Path p) {
+        if (p.toString().indexOf('\uFFFD') >= 0) {
+            throw CctkException.usage(what + " '" + Printable.of(p.toString()) + "' is not valid UTF-8 text in this"
+                + " locale (" + System.getProperty("sun.jnu.encoding") + "): its undecodable bytes became U+FFFD, so"
+                + " cctk would read or create another name. Rename it to UTF-8 (e.g. with convmv), or run under a"
+                + " UTF-8 locale such as LANG=C.UTF-8.");
+        }
     }
 
     /** A size with a byte unit, as specs write it. */

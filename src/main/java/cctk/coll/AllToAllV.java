@@ -46,11 +46,13 @@ public final class AllToAllV implements Collective {
             }
             maxLoad = Math.max(maxLoad, Math.max(row, col));
         }
-        final double scale = maxLoad > 0 ? totalBytes / maxLoad : 0;
         final long[][] counts = new long[world][world];
         for (int i = 0; i < world; i++) {
             for (int j = 0; j < world; j++) {
-                counts[i][j] = Collective.alignedCount((long) Math.floor(w[i][j] * scale), type.bytes());
+                // w / maxLoad is within [0, 1] for any weights (tiny ones too), so a slice never exceeds S
+                final double share = maxLoad > 0 ? w[i][j] / maxLoad : 0;
+                counts[i][j] = share > 0 ? Collective.alignedCount((long) Math.floor(share * totalBytes),
+                    type.bytes()) : 0;
             }
         }
         long maxElements = 0;

@@ -53,6 +53,7 @@ public final class AnalysisText {
             out.add("  " + r.collective() + ": " + r.a().series().name() + " / " + r.b().series().name() + " = "
                 + Tables.num(r.ratio()) + "x");
         }
+        a.notes().forEach(n -> out.add("  " + n));
         out.add("");
         out.add("Outliers (variation across iterations above " + Tables.num(cvLimit) + " %):");
         if (a.outliers().isEmpty()) {

@@ -5,8 +5,8 @@ import cctk.analysis.ResultSet;
 import cctk.analysis.Run;
 import cctk.report.CsvRows;
 import cctk.report.Numbers;
-import java.util.ArrayList;
-import java.util.List;
+import java.io.IOException;
+import java.io.Writer;
 import java.util.Objects;
 
 /**
@@ -21,9 +21,10 @@ public final class CombinedCsv {
     private CombinedCsv() {
     }
 
-    static List<String> lines(final ResultSet set) {
-        final List<String> out = new ArrayList<>();
-        out.add(HEADER);
+    /** Writes the header and one line per measurement. */
+    static void write(final ResultSet set, final Writer out) throws IOException {
+        out.write(HEADER);
+        out.write('\n');
         for (final Result r : set.results()) {
             final Run run = r.run();
             final String[] cells = {
@@ -39,9 +40,8 @@ public final class CombinedCsv {
             for (int i = 0; i < cells.length; i++) {
                 sb.append(i == 0 ? "" : ",").append(CsvRows.quote(cells[i]));
             }
-            out.add(sb.toString());
+            out.write(sb.append('\n').toString());
         }
-        return out;
     }
 
     private static String nz(final String s) {

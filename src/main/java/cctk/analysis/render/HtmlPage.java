@@ -1,6 +1,7 @@
 package cctk.analysis.render;
 
 import java.io.IOException;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.util.Base64;
 import java.util.List;
@@ -11,9 +12,11 @@ final class HtmlPage {
     private HtmlPage() {
     }
 
-    static String page(final String title, final List<String> analysis, final List<Plots.Plot> plots,
-                       final List<Table> tables) throws IOException {
-        final StringBuilder h = new StringBuilder();
+    /** The most rows a table on the page shows: a page of more is too slow to open; the files have them all. */
+    static final int MAX_ROWS = 20_000;
+
+    static void page(final Writer h, final String title, final List<String> analysis, final List<Plots.Plot> plots,
+                     final List<Table> tables) throws IOException {
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>")
             .append(esc(title)).append("</title>\n<style>\n")
             .append("body{font-family:sans-serif;margin:2em;color:#222}\n")
@@ -36,16 +39,16 @@ final class HtmlPage {
             table(h, t);
         }
         h.append("</body>\n</html>\n");
-        return h.toString();
     }
 
-    private static void table(final StringBuilder h, final Table t) {
+    private static void table(final Writer h, final Table t) throws IOException {
         h.append("<h2>").append(esc(t.title())).append("</h2>\n<table>\n<tr>");
         for (final String c : t.headers()) {
             h.append("<th>").append(esc(c)).append("</th>");
         }
         h.append("</tr>\n");
-        for (final List<String> row : t.rows()) {
+        final int shown = Math.min(MAX_ROWS, t.rows().size());
+        for (final List<String> row : t.rows().subList(0, shown)) {
             h.append("<tr>");
             for (int i = 0; i < row.size(); i++) {
                 final String cell = row.get(i);
@@ -56,6 +59,11 @@ final class HtmlPage {
             h.append("</tr>\n");
         }
         h.append("</table>\n");
+        if (shown < t.rows().size()) {
+            h.append("<p>The first ").append(Integer.toString(shown)).append(" of ")
+                .append(Integer.toString(t.rows().size()))
+                .append(" rows; combined.csv and full_results.md have all.</p>\n");
+        }
     }
 
     static String esc(final String s) {

@@ -5,6 +5,7 @@ import cctk.analysis.ResultSet;
 import cctk.analysis.Run;
 import cctk.analysis.Series;
 import cctk.analysis.SizeText;
+import cctk.report.Numbers;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -34,6 +35,10 @@ public final class Plots {
     /** Plot size in pixels: wide enough for a legend beside the plot. */
     public static final int WIDTH = 1100;
     public static final int HEIGHT = 650;
+    /** The most runs (lines or bars) one plot shows. */
+    public static final int MAX_LINES = 24;
+    /** The most collectives plotted. */
+    public static final int MAX_COLLECTIVES = 32;
     private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
         new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf)};
 
@@ -44,26 +49,45 @@ public final class Plots {
     private Plots() {
     }
 
-    /** Writes every plot into {@code dir}; returns them in the order written. */
+    /**
+     * Writes every plot into {@code dir}; returns them in the order written. File names are made from the
+     * collectives' names by {@link FileNames}: never a path. At most {@link #MAX_COLLECTIVES} collectives are
+     * plotted, each with at most {@link #MAX_LINES} runs (the first in the report's order), as a plot of more
+     * cannot be read; the captions say so.
+     */
     public static List<Plot> write(final ResultSet set, final long atBytes, final Path dir) throws IOException {
         System.setProperty("java.awt.headless", "true");
         final List<Series> all = Series.of(set).stream().filter(Series::carriesData).toList();
         final List<Plot> out = new ArrayList<>();
-        for (final String coll : Series.collectives(all)) {
-            final List<Series> lines = all.stream().filter(s -> s.collective().equals(coll)).toList();
+        final FileNames names = new FileNames();
+        final Map<String, List<Series>> byColl = new LinkedHashMap<>();
+        all.forEach(s -> byColl.computeIfAbsent(s.collective(), k -> new ArrayList<>()).add(s));
+        int plotted = 0;
+        for (final Map.Entry<String, List<Series>> e : byColl.entrySet()) {
+            if (plotted++ == MAX_COLLECTIVES) {
+                break;
+            }
+            final String coll = e.getKey();
+            final List<Series> lines = e.getValue().subList(0, Math.min(MAX_LINES, e.getValue().size()));
+            final String left = e.getValue().size() > MAX_LINES ? " (the first " + MAX_LINES + " of "
+                + e.getValue().size() + " runs)" : "";
             final String what = coll + " " + typeAndOp(lines.get(0));
             out.add(save(lineChart(what + ": time per call vs message size" + where(lines), "time per call (us)",
-                lines, Result::timeUs), dir.resolve(coll + "_time_vs_size.png"),
-                coll + ": time per call against message size"));
+                lines, Result::timeUs), dir.resolve(names.name(coll + "_time_vs_size", ".png")),
+                coll + ": time per call against message size" + left));
             out.add(save(lineChart(what + ": bus bandwidth vs message size" + where(lines), "busbw (GB/s, 1e9 B/s)",
-                lines, Result::busBw), dir.resolve(coll + "_busbw_vs_size.png"),
-                coll + ": bus bandwidth against message size"));
+                lines, Result::busBw), dir.resolve(names.name(coll + "_busbw_vs_size", ".png")),
+                coll + ": bus bandwidth against message size" + left));
         }
         if (!all.isEmpty()) {
             final String size = SizeText.of(atBytes);
-            out.add(save(barChart(all, atBytes, "Bus bandwidth at " + measuredAt(all, atBytes) + where(all)),
-                dir.resolve("comparison_at_" + size.replace(" ", "") + ".png"),
-                "bus bandwidth of every run and collective at " + size));
+            final List<Series> bars = new ArrayList<>();
+            byColl.values().stream().limit(MAX_COLLECTIVES)
+                .forEach(l -> bars.addAll(l.subList(0, Math.min(MAX_LINES, l.size()))));
+            out.add(save(barChart(bars, atBytes, "Bus bandwidth at " + measuredAt(bars, atBytes) + where(bars)),
+                dir.resolve(names.name("comparison_at_" + size.replace(" ", ""), ".png")),
+                "bus bandwidth of every run and collective at " + size + (bars.size() < all.size()
+                ? " (the first " + MAX_LINES + " runs of the first " + MAX_COLLECTIVES + " collectives)" : "")));
         }
         return out;
     }
@@ -74,7 +98,7 @@ public final class Plots {
             .xAxisTitle("message size (log scale, binary units: 1 MiB = 2^20 B)").yAxisTitle(yTitle).build();
         style(c.getStyler());
         // x is log2(bytes) on a linear axis, so that ticks fall on powers of two and read as KiB/MiB/GiB
-        c.getStyler().setxAxisTickLabelsFormattingFunction(Plots::powerOfTwoLabel);
+        c.getStyler().setxAxisTickLabelsFormattingFunction(Plots::sizeLabel);
         c.getStyler().setYAxisDecimalPattern("#,##0.#####");
         c.getStyler().setMarkerSize(7);
         double lo = Double.MAX_VALUE;
@@ -152,16 +176,23 @@ public final class Plots {
 
     private static Plot save(final org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, final Path file,
                              final String caption) throws IOException {
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        OwnerFiles.bytes(file, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
         return new Plot(file, caption);
     }
 
-    /** A tick at x = log2(bytes): {@code 64 KiB} on whole powers of two, nothing between them. */
-    static String powerOfTwoLabel(final double log2) {
-        if (Math.abs(log2 - Math.rint(log2)) > 1e-9 || log2 < 0 || log2 > 62) {
-            return "";
+    /**
+     * The label of a tick at x = log2(bytes), never empty (an empty label stops the chart library): {@code 64 KiB}
+     * on whole powers of two, the size the tick stands for between them (a sweep of one size that is no power of
+     * two has only such ticks), {@code 2^x} outside 1 B .. 2^62 B.
+     */
+    public static String sizeLabel(final double log2) {
+        if (!(log2 >= 0 && log2 <= 62)) {
+            return "2^" + Numbers.fit(log2, 8).trim();
         }
-        return SizeText.of(1L << (long) Math.rint(log2));
+        if (Math.abs(log2 - Math.rint(log2)) <= 1e-9) {
+            return SizeText.of(1L << (long) Math.rint(log2));
+        }
+        return SizeText.of(Math.round(Math.pow(2, log2)));
     }
 
     /** "100 MiB", or the measured size nearest to it when that is another. */

@@ -2,14 +2,14 @@ package cctk.analysis.render;
 
 import cctk.CctkException;
 import cctk.analysis.Analysis;
+import cctk.analysis.Printable;
 import cctk.analysis.ReferenceJudge;
 import cctk.analysis.ResultSet;
 import cctk.analysis.Run;
 import cctk.analysis.Verdict;
 import cctk.spec.Reference;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.io.Writer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -35,6 +35,8 @@ public final class ReportWriter {
                          List<String> text) {
     }
 
+    private static final int TITLE_RUNS = 8;
+
     private ReportWriter() {
     }
 
@@ -50,29 +52,65 @@ public final class ReportWriter {
         final List<String> text = AnalysisText.lines(set, analysis, verdicts, cvLimit);
         final List<Path> files = new ArrayList<>();
         try {
-            Files.createDirectories(dir.resolve("plots"));
-            files.add(write(dir.resolve("combined.csv"), CombinedCsv.lines(set)));
+            OwnerFiles.directory(dir);
+            final Path plotDir = OwnerFiles.subdirectory(dir, "plots");
+            files.add(write(dir.resolve("combined.csv"), w -> CombinedCsv.write(set, w)));
             final Table full = Tables.full(set);
-            files.add(write(dir.resolve("full_results.md"), Markdown.table(full)));
+            files.add(write(dir.resolve("full_results.md"), w -> Markdown.write(full, w)));
             final List<Table> summary = new ArrayList<>(List.of(Tables.runs(set), Tables.summary(set, analysis),
                 Tables.atSize(set, atBytes)));
             if (!verdicts.isEmpty()) {
                 summary.add(Tables.verdicts(verdicts));
             }
-            final List<String> md = new ArrayList<>(List.of("# cctk report", ""));
-            summary.forEach(t -> md.addAll(Markdown.table(t)));
-            files.add(write(dir.resolve("summary_by_config.md"), md));
-            files.add(write(dir.resolve("analysis.txt"), text));
-            final List<Plots.Plot> plots = Plots.write(set, atBytes, dir.resolve("plots"));
+            files.add(write(dir.resolve("summary_by_config.md"), w -> {
+                w.write("# cctk report\n\n");
+                for (final Table t : summary) {
+                    Markdown.write(t, w);
+                }
+            }));
+            files.add(write(dir.resolve("analysis.txt"), w -> {
+                for (final String line : text) {
+                    w.write(line);
+                    w.write('\n');
+                }
+            }));
+            final List<Plots.Plot> plots = Plots.write(set, atBytes, plotDir);
             plots.forEach(p -> files.add(p.file()));
             final List<Table> all = new ArrayList<>(summary);
             all.add(full);
-            files.add(writeText(dir.resolve("report.html"), HtmlPage.page(title(set), text, plots, all)));
+            files.add(write(dir.resolve("report.html"), w -> HtmlPage.page(w, title(set), text, plots, all)));
             return new Report(List.copyOf(files), plots, analysis, verdicts, text);
         } catch (final IOException e) {
-            throw CctkException.environment("cctk cannot write the report in " + dir + ": " + e.getMessage()
-                + ". Check that the directory is writable.", e);
+            throw CctkException.environment("cctk cannot write the report in " + Printable.of(dir.toString()) + ": "
+                + Printable.of(why(e)) + ". Check that the directory is writable and that no"
+                + " symbolic link stands where a report file goes.", e);
         }
+    }
+
+    /** What went wrong, in words: a file system exception's message is often only the path. */
+    private static String why(final IOException e) {
+        final String m = String.valueOf(e.getMessage());
+        if (e instanceof java.nio.file.FileAlreadyExistsException) {
+            return m + ": a file of that name is where a directory is needed";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return m + ": permission denied";
+        }
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return m + ": no such file or directory";
+        }
+        return m;
+    }
+
+    /** {@code e} with the file it is about named first. */
+    static IOException named(final Path file, final IOException e) {
+        final String m = String.valueOf(e.getMessage());
+        return m.contains(file.toString()) ? e : new IOException(file + ": " + m, e);
+    }
+
+    /** Writes one file's text. */
+    private interface Body {
+        void to(Writer w) throws IOException;
     }
 
     /** The references the runs recorded, each once. */
@@ -86,16 +124,18 @@ public final class ReportWriter {
 
     private static String title(final ResultSet set) {
         final Set<String> names = new LinkedHashSet<>();
-        set.runs().forEach(r -> names.add(set.nameOf(r)));
-        return "cctk report: " + String.join(", ", names);
+        set.runs().stream().limit(TITLE_RUNS).forEach(r -> names.add(set.nameOf(r)));
+        return "cctk report: " + String.join(", ", names) + (set.runs().size() > TITLE_RUNS ? " and "
+            + (set.runs().size() - TITLE_RUNS) + " more runs" : "");
     }
 
-    private static Path write(final Path file, final List<String> lines) throws IOException {
-        return writeText(file, String.join("\n", lines) + "\n");
-    }
-
-    private static Path writeText(final Path file, final String text) throws IOException {
-        Files.writeString(file, text, StandardCharsets.UTF_8);
+    /** Writes {@code file} as a stream, created owner-only, never through a link. */
+    private static Path write(final Path file, final Body body) throws IOException {
+        try (Writer w = OwnerFiles.text(file)) {
+            body.to(w);
+        } catch (final IOException e) {
+            throw named(file, e);
+        }
         return file;
     }
 }

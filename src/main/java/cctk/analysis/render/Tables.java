@@ -8,9 +8,12 @@ import cctk.analysis.Series;
 import cctk.analysis.SizeText;
 import cctk.analysis.Verdict;
 import cctk.report.Numbers;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** The report's tables, built once and written as Markdown and HTML. */
@@ -34,15 +37,24 @@ public final class Tables {
         return new Table("Runs", List.of("run", "where", "job", "start", "complete", "file"), flags(6), rows);
     }
 
-    /** Every measurement of every run. */
+    /** Every measurement of every run; its rows are made when read, one at a time, never all held. */
     public static Table full(final ResultSet set) {
-        final List<List<String>> rows = new ArrayList<>();
-        for (final Result r : set.results()) {
-            rows.add(List.of(set.nameOf(r.run()), r.collective(), Objects.toString(r.dtype(), ""),
-                Objects.toString(r.op(), ""), r.layout(), SizeText.of(r.sizeBytes()), num(r.timeUs()), num(r.minUs()),
-                num(r.p50Us()), num(r.p99Us()), num(r.cvPct()), num(r.algBw()), num(r.busBw()),
-                r.wrong() < 0 ? "" : Long.toString(r.wrong()), Objects.toString(r.skipped(), "")));
-        }
+        final List<Result> results = set.results();
+        final List<List<String>> rows = new AbstractList<>() {
+            @Override
+            public List<String> get(final int i) {
+                final Result r = results.get(i);
+                return List.of(set.nameOf(r.run()), r.collective(), Objects.toString(r.dtype(), ""),
+                    Objects.toString(r.op(), ""), r.layout(), SizeText.of(r.sizeBytes()), num(r.timeUs()),
+                    num(r.minUs()), num(r.p50Us()), num(r.p99Us()), num(r.cvPct()), num(r.algBw()), num(r.busBw()),
+                    r.wrong() < 0 ? "" : Long.toString(r.wrong()), Objects.toString(r.skipped(), ""));
+            }
+
+            @Override
+            public int size() {
+                return results.size();
+            }
+        };
         return new Table("Full results", List.of("run", "collective", "dtype", "op", "layout", "size", "time (us)",
             "min (us)", "p50 (us)", "p99 (us)", "cv (%)", "algbw (GB/s)", "busbw (GB/s)", "wrong", "skipped"),
             List.of(false, false, false, false, false, true, true, true, true, true, true, true, true, true, false),
@@ -52,9 +64,10 @@ public final class Tables {
     /** Per run and collective: sizes, smallest-size time, plateau and peak busbw, mean variation, wrong. */
     public static Table summary(final ResultSet set, final Analysis a) {
         final List<List<String>> rows = new ArrayList<>();
+        final Map<Series, Analysis.Plateau> plateaus = new IdentityHashMap<>();
+        a.plateaus().forEach(p -> plateaus.put(p.series(), p));
         for (final Series s : Series.of(set)) {
-            final Analysis.Plateau p = a.plateaus().stream().filter(x -> x.series().equals(s)).findFirst()
-                .orElse(null);
+            final Analysis.Plateau p = plateaus.get(s);
             final List<Result> pts = s.points();
             final double cv = pts.stream().mapToDouble(Result::cvPct).filter(Double::isFinite).average()
                 .orElse(Double.NaN);

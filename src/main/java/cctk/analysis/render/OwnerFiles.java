@@ -1,0 +1,69 @@
+package cctk.analysis.render;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+/**
+ * Report files and directories created owner-only (files 0600, directories 0700), as every file cctk creates,
+ * and never written through a symbolic link: a link planted where a report file goes is an error, not a way to
+ * overwrite the file it points to.
+ */
+final class OwnerFiles {
+
+    private static final Set<OpenOption> WRITE = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+
+    private OwnerFiles() {
+    }
+
+    /** {@code dir} and its missing parents, new ones 0700 (an existing directory, or a link to one, is kept). */
+    static Path directory(final Path dir) throws IOException {
+        return Files.createDirectories(dir, attribute("rwx------"));
+    }
+
+    /** The directory {@code name} inside {@code parent}, 0700 when new; a symbolic link there is refused. */
+    static Path subdirectory(final Path parent, final String name) throws IOException {
+        final Path d = parent.resolve(name);
+        if (Files.isSymbolicLink(d)) {
+            throw new FileSystemException(d.toString(), null, "a symbolic link where the report's own directory goes");
+        }
+        return Files.createDirectories(d, attribute("rwx------"));
+    }
+
+    /** A text file for writing in UTF-8, created 0600 when new. */
+    static Writer text(final Path file) throws IOException {
+        return new BufferedWriter(new OutputStreamWriter(stream(file), StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    /** {@code bytes} as the whole of {@code file}, created 0600 when new. */
+    static Path bytes(final Path file, final byte[] bytes) throws IOException {
+        try (OutputStream o = stream(file)) {
+            o.write(bytes);
+        } catch (final IOException e) {
+            throw ReportWriter.named(file, e);
+        }
+        return file;
+    }
+
+    private static OutputStream stream(final Path file) throws IOException {
+        return Channels.newOutputStream(Files.newByteChannel(file, WRITE, attribute("rw-------")));
+    }
+
+    private static FileAttribute<?> attribute(final String perms) {
+        return PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(perms));
+    }
+}
