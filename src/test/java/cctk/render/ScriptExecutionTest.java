@@ -132,14 +132,15 @@ class ScriptExecutionTest {
         final JobSpec local = JobSpecs.specFor("local");
         final JobSpec spec = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
                 local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(1, 2, 4)), List.of());
-        Files.writeString(fake.resolve("rc-2"), "5");
-        Files.writeString(fake.resolve("rc-4"), "3");
+        Files.writeString(fake.resolve("rc-2"), "2");
+        Files.writeString(fake.resolve("rc-4"), "143");
         final Bash.Result r = runScript(render(spec, base.resolve("jobs/x")), true);
-        assertThat(r.code()).isEqualTo(5);
+        assertThat(r.code()).as("a step whose task died of SIGTERM (143) counts as cctk's 3").isEqualTo(3);
         assertThat(Files.readString(fake.resolve("srun-count")).trim()).isEqualTo("3");
         assertThat(r.out()).contains("cctk: step W=1 nodes=1 tasks-per-node=1: ok");
-        assertThat(r.err()).contains("cctk: step W=2 nodes=1 tasks-per-node=2: failed with exit code 5",
-                "cctk: step W=4 nodes=1 tasks-per-node=4: failed with exit code 3", "worst exit code 5");
+        assertThat(r.err()).contains("cctk: step W=2 nodes=1 tasks-per-node=2: failed with exit code 2",
+                "cctk: step W=4 nodes=1 tasks-per-node=4: srun ended with 143",
+                "cctk: step W=4 nodes=1 tasks-per-node=4: failed with exit code 3", "worst exit code 3");
     }
 
     @Test
