@@ -87,7 +87,8 @@ class ScriptExecutionTest {
                         List.of("--comment=" + payloads("extra").get(0)),
                         List.of("cuda/12.2 " + payloads("mod").get(0), "it's " + payloads("mod").get(2)),
                         "env dir 'e'/site $(x).sh", "jdk dir/bin/java " + payloads("java").get(0),
-                        "my jars/cctk 1.0's " + payloads("jar").get(1) + ".jar"),
+                        "my jars/cctk 1.0's " + payloads("jar").get(1) + ".jar",
+                        List.of("--comment=x " + payloads("srun").get(1), "--network=disable_rdzv_get")),
                 new Resources(2, 2, 4, 3, "none" + payloads("bind").get(2), "block" + payloads("dist").get(0),
                         List.of("eth0" + payloads("nic").get(0), "eth 1'" + payloads("nic2").get(3))),
                 JobSpecs.map("NCCL_SOCKET_IFNAME", ncclValue),
@@ -110,7 +111,8 @@ class ScriptExecutionTest {
         final String java = base.resolve(spec.cluster().java()).toString();
         final List<String> argv = Bash.nulSeparated(fake.resolve("srun-0.argv"));
         assertThat(argv).containsExactly("--nodes=2", "--ntasks=3", "--ntasks-per-node=2", "--cpus-per-task=3",
-                "--distribution=" + spec.resources().distribution(), "--kill-on-bad-exit=1", "--gpus-per-node=4",
+                "--distribution=" + spec.resources().distribution(), "--kill-on-bad-exit=1",
+                spec.cluster().srunExtra().get(0), "--network=disable_rdzv_get", "--gpus-per-node=4",
                 "--gpu-bind=" + spec.resources().gpuBind(), java, "-jar", jar, "rank", "--spec",
                 job.specPath().toString());
         assertThat(Bash.nulSeparated(fake.resolve("srun-1.argv"))).startsWith("--nodes=2", "--ntasks=4");
