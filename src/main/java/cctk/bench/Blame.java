@@ -44,6 +44,8 @@ final class Blame {
         final Map<Integer, Set<Integer>> waiters = new LinkedHashMap<>();
         final Set<Integer> lost = new TreeSet<>();
         final Set<String> nics = new LinkedHashSet<>();
+        final Set<Integer> waiting = new TreeSet<>();
+        final Map<Integer, Set<String>> nicsOf = new LinkedHashMap<>();
         String seconds = null;
         boolean signalled = false;
         for (final Map.Entry<Integer, String> e : said.entrySet()) {
@@ -51,15 +53,21 @@ final class Blame {
             signalled |= text.startsWith(STOPPED);
             final Matcher w = WAITED_FOR.matcher(text);
             while (w.find()) {
+                waiting.add(e.getKey());
                 waiters.computeIfAbsent(Integer.parseInt(w.group(1)), k -> new TreeSet<>()).add(e.getKey());
                 addNic(nics, down, w.group(2), w.group(4));
+                addNic(nicsOf.computeIfAbsent(Integer.parseInt(w.group(1)), k -> new LinkedHashSet<>()), down,
+                    w.group(2), null);
             }
             final Matcher d = DIED.matcher(text);
             if (d.find()) {
+                waiting.add(e.getKey());
                 lost.add(Integer.parseInt(d.group(1)));
                 final Matcher o = LINK_OVER.matcher(text);
                 if (o.find()) {
                     addNic(nics, down, o.group(1), o.group(3));
+                    addNic(nicsOf.computeIfAbsent(Integer.parseInt(d.group(1)), k -> new LinkedHashSet<>()), down,
+                        o.group(1), null);
                 }
             }
             final Matcher s = WAITED.matcher(text);
@@ -71,20 +79,20 @@ final class Blame {
         if (!down.isEmpty()) {
             return "NIC " + String.join(", ", down) + " went down" + during + "; " + waitList(waiters) + over;
         }
-        final List<Integer> silent = new ArrayList<>();
-        for (int r = 0; r < world; r++) {
-            if (!said.containsKey(r)) {
-                silent.add(r);
-            }
-        }
+        // the rank others waited on (or lost) that itself waited on nobody: silent, stopped by a signal, or
+        // reporting something else; the others only waited on it, directly or through each other
         final List<Integer> culprits = new ArrayList<>();
-        for (final int r : silent) {
-            if (lost.contains(r) || waiters.containsKey(r)) {
+        for (int r = 0; r < world; r++) {
+            if ((lost.contains(r) || waiters.containsKey(r)) && !waiting.contains(r)) {
                 culprits.add(r);
             }
         }
-        if (culprits.isEmpty() && (!lost.isEmpty() || !waiters.isEmpty()) && !silent.isEmpty()) {
-            culprits.addAll(silent);
+        if (culprits.isEmpty() && !waiting.isEmpty()) {
+            for (int r = 0; r < world; r++) {
+                if (!said.containsKey(r)) {
+                    culprits.add(r);
+                }
+            }
         }
         if (!culprits.isEmpty()) {
             final List<String> parts = new ArrayList<>();
@@ -98,7 +106,9 @@ final class Blame {
                     parts.add("rank " + r + " stopped answering");
                 }
             }
-            return String.join("; ", parts) + during + over;
+            final Set<String> theirs = new LinkedHashSet<>();
+            culprits.forEach(r -> theirs.addAll(nicsOf.getOrDefault(r, Set.of())));
+            return String.join("; ", parts) + during + (theirs.isEmpty() ? over : " over " + String.join(",", theirs));
         }
         if (!waiters.isEmpty()) {
             return "no progress" + during + over + ": " + waitList(waiters);

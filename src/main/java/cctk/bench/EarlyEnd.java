@@ -80,7 +80,8 @@ public final class EarlyEnd {
             System.err.println("cctk: " + who + " could not finish its result files after " + cause + ": "
                 + e.getMessage());
         } finally {
-            System.err.println("cctk: " + who + " stopped early: " + cause + "; exit code " + code + ".");
+            System.err.println("cctk: " + who + (code == ExitCode.FAILED.code() ? " stopped early: " + cause
+                : " ended on " + s.getName() + " after a fault") + "; exit code " + code + ".");
             System.err.flush();
             Runtime.getRuntime().halt(code);
         }
