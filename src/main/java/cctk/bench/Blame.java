@@ -116,7 +116,15 @@ final class Blame {
         if (!lost.isEmpty()) {
             return "lost " + ranks(lost) + during + over;
         }
-        return signalled && fallback == null ? "stopped by a signal" + during : fallback + during;
+        final List<String> silent = new ArrayList<>();
+        for (int r = 0; r < world; r++) {
+            if (!said.containsKey(r)) {
+                silent.add(Integer.toString(r));
+            }
+        }
+        final String base = (signalled && fallback == null ? "stopped by a signal" : fallback) + during;
+        return silent.isEmpty() ? base : base + "; rank" + (silent.size() == 1 ? " " : "s ") + String.join(", ", silent)
+            + " said nothing (died or stalled)";
     }
 
     private static void addNic(final Set<String> nics, final Set<String> down, final String nic, final String host) {

@@ -162,10 +162,13 @@ public final class Harness {
         }
         synchronized (ending) {
             if (!ended) {
-                final List<java.nio.file.Path> paths = finish(blame(Blame.STOPPED + cause, current, cause, SIGNAL_MILLIS),
-                    ExitCode.FAILED);
-                progress.println("cctk: rank 0 wrote " + paths.get(0) + " and its .csv and .json (" + cause + ")");
-                progress.flush();
+                final String line = blame(Blame.STOPPED + cause, current, cause, SIGNAL_MILLIS);
+                final List<java.nio.file.Path> paths = finish(line, ExitCode.FAILED);
+                if (!paths.isEmpty()) {
+                    progress.println("cctk: rank 0 wrote " + paths.get(0) + " and its .csv and .json; Incomplete: "
+                        + line);
+                    progress.flush();
+                }
             }
             return endCode.code();
         }
