@@ -28,12 +28,22 @@ final class LinkNic {
         }
     }
 
-    /** The interface name of the link's local address, its address when no interface holds it, or null. */
+    /**
+     * The interface that carries the link: the loopback interface when the peer's address is one of this host's
+     * own (Linux routes traffic to a local address over loopback, whichever NIC holds it), else the interface of
+     * the link's local address; its address when no interface holds it; null when unknown.
+     */
     static String name(final Link link) {
         try {
             final InetSocketAddress local = (InetSocketAddress) link.channel.getLocalAddress();
+            final InetSocketAddress remote = (InetSocketAddress) link.channel.getRemoteAddress();
             if (local == null) {
                 return null;
+            }
+            if (remote != null && (remote.getAddress().isLoopbackAddress()
+                    || NetworkInterface.getByInetAddress(remote.getAddress()) != null)) {
+                final NetworkInterface lo = NetworkInterface.getByInetAddress(InetAddress.getLoopbackAddress());
+                return lo == null ? "loopback" : lo.getName();
             }
             final NetworkInterface nic = NetworkInterface.getByInetAddress(local.getAddress());
             return nic == null ? local.getAddress().getHostAddress() : nic.getName();
