@@ -231,7 +231,7 @@ class TwoNodeFaultsIT {
             final String out = b.end(Duration.ofSeconds(120));
             assertThat(finalFiles(b, "kill -9 of rank 1", 3, out))
                     .matches("rank 1 died \\(its connections closed\\) during all_reduce float32 sum [0-9]+ B"
-                            + " over eth[01].*");
+                            + " over (lo|eth[01]).*");
         } finally {
             b.submit().destroyForcibly();
         }
@@ -247,7 +247,7 @@ class TwoNodeFaultsIT {
             final String out = b.end(Duration.ofSeconds(120));
             assertThat(finalFiles(b, "SIGSTOP of rank 2", 3, out))
                     .matches("rank 2 stalled \\(ranks? [0-9, ]+ waited 8.0 s for it\\) during all_reduce float32 sum"
-                            + " [0-9]+ B over eth[01].*");
+                            + " [0-9]+ B over (lo|eth[01]).*");
         } finally {
             LocalCluster.run(Duration.ofSeconds(10), "kill", "-CONT", Long.toString(pid));
             b.submit().destroyForcibly();
