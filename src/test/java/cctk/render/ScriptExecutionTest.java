@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,10 @@ class ScriptExecutionTest {
             printf '%s\\0' "$@" > "$FAKE_DIR/srun-$n.argv"
             env -0 > "$FAKE_DIR/srun-$n.env"
             for a in "$@"; do case "$a" in --ntasks=*) w=${a#--ntasks=};; esac; done
+            if [ -f "$FAKE_DIR/hold-$w" ]; then
+                touch "$FAKE_DIR/started-$w"
+                while [ ! -f "$FAKE_DIR/release" ]; do sleep 0.05; done
+            fi
             if [ -f "$FAKE_DIR/rc-$w" ]; then exit "$(cat "$FAKE_DIR/rc-$w")"; fi
             """;
     private static final String FAKE_MODULE = """
@@ -143,6 +148,40 @@ class ScriptExecutionTest {
         assertThat(r.err()).contains("cctk: step W=2 nodes=1 tasks-per-node=2: failed with exit code 2",
                 "cctk: step W=4 nodes=1 tasks-per-node=4: srun ended with 143",
                 "cctk: step W=4 nodes=1 tasks-per-node=4: failed with exit code 3", "worst exit code 3");
+    }
+
+    @Test
+    void sigtermToTheScriptWaitsForTheRunningStepStartsNoOtherAndExitsWithCctksCode() throws Exception {
+        final JobSpec local = JobSpecs.specFor("local");
+        final JobSpec spec = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
+                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(2, 4)), List.of());
+        Files.writeString(fake.resolve("hold-2"), "");
+        Files.writeString(fake.resolve("rc-2"), "1"); // what ranks stopped by SIGTERM exit with
+        final RenderedJob job = render(spec, base.resolve("jobs/t"));
+        final ProcessBuilder pb = new ProcessBuilder("bash", job.scriptPath().toString())
+                .directory(Files.createDirectories(tmp.resolve("elsewhere")).toFile())
+                .redirectOutput(tmp.resolve("out.txt").toFile()).redirectError(tmp.resolve("err.txt").toFile());
+        pb.environment().put("PATH", bin + ":/usr/bin:/bin");
+        pb.environment().put("FAKE_DIR", fake.toString());
+        pb.environment().remove("SLURM_JOB_ID");
+        final Process script = pb.start();
+        try {
+            final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(fake.resolve("started-2")) && System.nanoTime() < until && script.isAlive()) {
+                Thread.sleep(20);
+            }
+            assertThat(fake.resolve("started-2")).exists();
+            script.destroy(); // SIGTERM to bash only, as Slurm sends it to the batch shell
+            Files.writeString(fake.resolve("release"), "");
+            assertThat(script.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            final String err = Files.readString(tmp.resolve("err.txt"));
+            assertThat(script.exitValue()).as(err).isEqualTo(1);
+            assertThat(Files.readString(fake.resolve("srun-count")).trim()).isEqualTo("1");
+            assertThat(err).contains("step W=4 nodes=1 tasks-per-node=4: not started, the job was stopped (SIGTERM)",
+                    "stopped early (SIGTERM); exit code 1; incomplete results in");
+        } finally {
+            script.destroyForcibly();
+        }
     }
 
     @Test
