@@ -1,6 +1,7 @@
 package cctk.bench;
 
 import cctk.ExitCode;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ToIntFunction;
 import sun.misc.Signal;
 
@@ -16,12 +17,11 @@ import sun.misc.Signal;
 public final class EarlyEnd {
 
     private static final String[] SIGNALS = {"TERM", "INT", "HUP", "USR1"};
+    private static final AtomicBoolean STOPPING = new AtomicBoolean();
     private static volatile ToIntFunction<String> stopper;
     private static volatile String who = "cctk";
     private static volatile boolean warned;
     private static boolean installed;
-    private static final java.util.concurrent.atomic.AtomicBoolean STOPPING =
-        new java.util.concurrent.atomic.AtomicBoolean();
 
     private EarlyEnd() {
     }
