@@ -20,7 +20,9 @@ import cctk.spec.JobSpec;
 import cctk.spec.MessageSize;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The sweep: first the JIT warm-up ({@link JitWarmUp}); then for every type × size × collective × operator,
@@ -41,6 +43,14 @@ public final class Harness {
      */
     public static final String FAULT_KILL = "CCTK_FAULT_KILL";
 
+    /**
+     * How long a rank waits to post its diagnosis, and rank 0 for the others', after a fault; a signal allows a
+     * second. Slurm's SIGKILL follows its SIGTERM after KillWait (often 30 s, 5 s on the test cluster).
+     */
+    static final long DIAGNOSIS_MILLIS = 2000;
+    private static final long SIGNAL_MILLIS = 1000;
+    private static final String FAULT_KEY = "fault";
+
     private final Communicator comm;
     private final Store store;
     private final JobSpec spec;
@@ -50,6 +60,11 @@ public final class Harness {
     private final BufferData data = new BufferData();
     private final MeasureStep step;
     private int variantIndex;
+    private final Object ending = new Object();
+    private ResultFiles files;
+    private volatile Point current;
+    private boolean ended;
+    private ExitCode endCode = ExitCode.OK;
 
     /** A harness that prints progress on rank 0's standard error. */
     public Harness(final Communicator comm, final Store store, final JobSpec spec, final RunContext ctx) {
@@ -74,16 +89,16 @@ public final class Harness {
         final List<Point> plan = plan();
         final Group group = new Group(comm.size(), comm.rank(), weights());
         final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, spec.benchmark().jitWarmupSeconds()).run(plan, group);
-        final List<String> rankLines = exchange.gatherText("rank", ctx.rankLine());
-        ResultFiles files = null;
+        final List<String> rankLines = exchange.gatherText("rank", rankLine());
         if (comm.rank() == 0) {
             progress.println("cctk: JIT warm-up: " + jit.describe());
             files = ResultFiles.create(ctx.outputDir(), RunHeaders.of(spec, ctx, comm, rankLines, jit));
         }
-        String error = null;
+        EarlyEnd.stopper(this::stopBySignal);
         try {
             int done = 0;
             for (final Point p : plan) {
+                current = p;
                 haltIfFaultSwitchSaysSo(p);
                 final Row row = measureRow(p, group);
                 done++;
@@ -93,17 +108,88 @@ public final class Harness {
                     progress.flush();
                 }
             }
+            current = null;
         } catch (RuntimeException | Error e) {
-            error = e.getMessage() == null ? e.toString() : e.getMessage();
+            final Point at = current;
+            final String error = e.getMessage() == null ? e.toString() : e.getMessage();
+            endByFault(error, at, e instanceof CctkException ce ? ce.exitCode() : ExitCode.INTERNAL);
+            if (e instanceof CctkException ce && at != null) {
+                throw new CctkException(ce.exitCode(), error + " (cctk was measuring " + at.describe() + ")", ce);
+            }
             throw e;
         } finally {
-            if (files != null) {
-                files.finish(error);
-            }
+            EarlyEnd.stopper(null);
         }
+        finish(null, ExitCode.OK);
         final boolean failed = files != null && files.wrong() > 0;
         final String status = exchange.fromRankZero("status", failed ? "FAILED" : "OK");
         return "FAILED".equals(status) ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    /** This rank's header line; for tcp the NICs that really carry its links replace the spec's list. */
+    private String rankLine() {
+        final String line = ctx.rankLine();
+        if (comm instanceof cctk.comm.tcp.TcpCommunicator tcp) {
+            final java.util.regex.Matcher m = java.util.regex.Pattern.compile(" nic (\\S+)$").matcher(line);
+            if (m.find() && !m.group(1).equals(tcp.carriers())) {
+                return line.substring(0, m.start()) + " nic " + tcp.carriers() + " (spec: " + m.group(1) + ")";
+            }
+        }
+        return line;
+    }
+
+    /**
+     * A fault ended the sweep here: other ranks post their diagnosis for rank 0 (deadline-bounded); rank 0
+     * gathers theirs and writes the final files with the party Blame names.
+     */
+    private void endByFault(final String error, final Point at, final ExitCode code) {
+        if (comm.rank() != 0) {
+            exchange.postBounded(FAULT_KEY, error, DIAGNOSIS_MILLIS);
+            return;
+        }
+        synchronized (ending) {
+            if (!ended) {
+                finish(blame(error, at, error, DIAGNOSIS_MILLIS), code);
+            }
+        }
+    }
+
+    /** EarlyEnd's stopper: a signal ended the sweep; returns the process's exit code. */
+    private int stopBySignal(final String cause) {
+        if (comm.rank() != 0) {
+            exchange.postBounded(FAULT_KEY, Blame.STOPPED + cause, SIGNAL_MILLIS);
+            return ExitCode.FAILED.code();
+        }
+        synchronized (ending) {
+            if (!ended) {
+                final String line = blame(Blame.STOPPED + cause, current, cause, SIGNAL_MILLIS);
+                final List<java.nio.file.Path> paths = finish(line, ExitCode.FAILED);
+                if (!paths.isEmpty()) {
+                    progress.println("cctk: rank 0 wrote " + paths.get(0) + " and its .csv and .json; Incomplete: "
+                        + line);
+                    progress.flush();
+                }
+            }
+            return endCode.code();
+        }
+    }
+
+    private String blame(final String mine, final Point at, final String fallback, final long millis) {
+        final Map<Integer, String> said = new HashMap<>(exchange.gatherBounded(FAULT_KEY, millis));
+        said.put(0, mine);
+        return Blame.of(comm.size(), said, at == null ? null : at.describe(), fallback);
+    }
+
+    /** Writes the final files once (rank 0); the first caller's cause and exit code win. */
+    private List<java.nio.file.Path> finish(final String cause, final ExitCode code) {
+        synchronized (ending) {
+            if (ended) {
+                return List.of();
+            }
+            ended = true;
+            endCode = code;
+            return files == null ? List.of() : files.finish(cause);
+        }
     }
 
     private void haltIfFaultSwitchSaysSo(final Point p) {

@@ -5,6 +5,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The harness's traffic through the store, every key under one run prefix: rank lines and per-measurement
@@ -81,6 +85,63 @@ final class RankExchange {
             all.add(new MeasureStep.Result(times, wrong));
         }
         return all;
+    }
+
+    /** Most ranks whose diagnoses rank 0 waits for (one waiting thread each). */
+    static final int MOST_DIAGNOSES = 64;
+
+    /**
+     * Posts this rank's diagnosis under {@code name}, waiting at most {@code millis}: the store may be frozen or
+     * gone when something went wrong, and a rank that is ending must not hang on it.
+     */
+    void postBounded(final String name, final String text, final long millis) {
+        final Thread t = new Thread(() -> {
+            try {
+                store.set(prefix + name + "/" + rank, utf8(text));
+            } catch (RuntimeException e) {
+                // the store is gone: rank 0 names this rank from what it saw itself
+            }
+        }, "cctk-post-" + name);
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * The diagnoses the other ranks posted under {@code name} within {@code millis} (fewer if the store fails or
+     * the time runs out), by rank; at most {@link #MOST_DIAGNOSES} ranks are asked.
+     */
+    Map<Integer, String> gatherBounded(final String name, final long millis) {
+        final Map<Integer, String> got = new ConcurrentHashMap<>();
+        final int asked = Math.min(world, MOST_DIAGNOSES);
+        final CountDownLatch left = new CountDownLatch(asked - 1);
+        for (int r = 0; r < asked; r++) {
+            if (r == rank) {
+                continue;
+            }
+            final int from = r;
+            final Thread t = new Thread(() -> {
+                try {
+                    got.put(from, new String(store.get(prefix + name + "/" + from), StandardCharsets.UTF_8));
+                } catch (RuntimeException e) {
+                    // not posted in time, or the store failed
+                } finally {
+                    left.countDown();
+                }
+            }, "cctk-gather-" + name + "-" + from);
+            t.setDaemon(true);
+            t.start();
+        }
+        try {
+            left.await(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Map.copyOf(got);
     }
 
     private static byte[] utf8(final String s) {

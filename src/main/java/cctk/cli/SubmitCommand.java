@@ -88,8 +88,10 @@ final class SubmitCommand implements Callable<Integer> {
                     out.flush();
                 }).follow(sub.jobId());
         manifest.withEnd(end, Instant.now()).write(dir);
-        out.println(end.describe() + "; results in " + job.job().outputDir());
-        return end.state().success() ? ExitCode.OK.code() : ExitCode.FAILED.code();
+        final cctk.slurm.RunOutcome outcome = cctk.slurm.RunOutcome.of(
+                submitDir.resolve(job.job().outputDir()).normalize(), now.minusSeconds(2));
+        out.println(end.describe() + "; " + outcome.words());
+        return end.state().success() && !outcome.incomplete() ? ExitCode.OK.code() : ExitCode.FAILED.code();
     }
 
     /**

@@ -53,6 +53,7 @@ public final class RankMain {
     /** The benchmark flow: the spec's backends (or only {@code onlyBackend}) at this step's world size. */
     public ExitCode run(final Path specFile, final String onlyBackend, final BackendRun backends) {
         final RankIdentity id = RankIdentity.fromEnvironment(env);
+        cctk.bench.EarlyEnd.install("rank " + id.rank());
         final JobSpec spec = SpecParser.parse(specFile);
         final List<Integer> sizes = spec.benchmark().taskCounts();
         if (!sizes.contains(id.worldSize())) {

@@ -26,6 +26,11 @@ final class SbatchDirectives {
         number(lines, "--ntasks-per-node=", "resources.tasks_per_node", r.tasksPerNode());
         number(lines, "--cpus-per-task=", "resources.cpus_per_task", r.cpusPerTask());
         option(lines, "--time=", "job.time_limit", spec.job().timeLimit());
+        if (spec.job().timeLimit() != null && !spec.job().timeLimit().isBlank()) {
+            // Slurm's warning before the time limit, to the steps' tasks (not the batch shell): the ranks then
+            // write their final files and stop; Slurm may send it up to 60 s early (sbatch --signal).
+            lines.add(ShellQuote.passThrough("#SBATCH --signal=USR1@" + warningSeconds(spec.job().timeLimit())));
+        }
         final String log = jobDir.resolve("slurm-%j.out").toString();
         if (jobDir.toString().indexOf('%') >= 0) {
             throw CctkException.usage("The job directory " + jobDir + " contains '%', which sbatch would read as a "
@@ -48,6 +53,20 @@ final class SbatchDirectives {
                     + ShellQuote.quoteDirective("cluster.sbatch_extra", extra).text()));
         }
         return ShellText.join("\n", lines);
+    }
+
+    /** Seconds of warning before a time limit written HH:MM:SS or D-HH:MM:SS: a tenth of it, 10 s to 120 s. */
+    static int warningSeconds(final String timeLimit) {
+        final String[] dayRest = timeLimit.split("-", 2);
+        final String clock = dayRest.length == 2 ? dayRest[1] : dayRest[0];
+        long seconds = dayRest.length == 2 ? Long.parseLong(dayRest[0].trim()) * 86_400 : 0;
+        final String[] parts = clock.split(":");
+        long unit = 3600;
+        for (final String p : parts) {
+            seconds += Long.parseLong(p.trim()) * unit;
+            unit /= 60;
+        }
+        return (int) Math.max(10, Math.min(120, seconds / 10));
     }
 
     private static void option(final List<ShellText> lines, final String option, final String key,

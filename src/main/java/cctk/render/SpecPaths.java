@@ -32,7 +32,7 @@ public final class SpecPaths {
                 ? resolve(base, "cluster.java", c.java()) : c.java();
         final Cluster cluster = new Cluster(c.name(), c.partition(), c.account(), c.qos(), c.constraint(),
                 c.reservation(), c.sbatchExtra(), c.modules(), resolve(base, "cluster.env_script", c.envScript()),
-                java, resolve(base, "cluster.jar", c.jar()));
+                java, resolve(base, "cluster.jar", c.jar()), c.srunExtra());
         final Benchmark b = spec.benchmark();
         Benchmark benchmark = b;
         if (b != null && b.alltoallv() != null && b.alltoallv().matrixFile() != null) {

@@ -56,12 +56,25 @@ final class SrunSteps {
                 + " rank --spec " + ShellQuote.quote("job directory", specPath.toString()).text();
         final List<ShellText> steps = new ArrayList<>();
         for (final int w : worldSizes) {
-            steps.add(step(Placement.of(w, r), r, profiler(spec, w) + rank));
+            steps.add(step(Placement.of(w, r), r, extra(c), profiler(spec, w) + rank));
         }
         return ShellText.join("\n", steps);
     }
 
-    private static ShellText step(final Placement p, final Resources r, final String rank) {
+    /** cluster.srun_extra, each option one quoted word, with a leading space; empty when there are none. */
+    private static String extra(final Cluster c) {
+        final StringBuilder sb = new StringBuilder();
+        for (final String option : SbatchRenderer.orEmpty(c.srunExtra())) {
+            if (!option.startsWith("-")) {
+                throw CctkException.usage("'cluster.srun_extra' holds '" + option + "'; each entry must be one whole"
+                        + " srun option such as --network=disable_rdzv_get.");
+            }
+            sb.append(' ').append(ShellQuote.quote("cluster.srun_extra", option).text());
+        }
+        return sb.toString();
+    }
+
+    private static ShellText step(final Placement p, final Resources r, final String extra, final String rank) {
         final String label = "W=" + p.worldSize() + " nodes=" + p.nodes() + " tasks-per-node=" + p.tasksPerNode();
         final StringBuilder sb = new StringBuilder()
                 .append("cctk_step ").append(ShellQuote.quoteWord(label)).append(" \\\n")
@@ -70,7 +83,7 @@ final class SrunSteps {
                 .append(" --cpus-per-task=").append(r.cpusPerTask()).append(' ')
                 .append(ShellQuote.quote("resources.distribution",
                         "--distribution=" + orDefault(r.distribution(), DEFAULT_DISTRIBUTION)).text())
-                .append(" --kill-on-bad-exit=1");
+                .append(" --kill-on-bad-exit=1").append(extra);
         if (r.gpusPerNode() > 0) {
             sb.append(" \\\n        --gpus-per-node=").append(r.gpusPerNode()).append(' ')
                     .append(ShellQuote.quote("resources.gpu_bind",

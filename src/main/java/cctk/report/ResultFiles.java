@@ -18,7 +18,7 @@ import java.util.Map;
  * {@code .json} in one directory. Rows go to {@code *.part} files and are flushed one by one (the JSON
  * part is rewritten whole, so it always parses); {@link #finish} renames them into place, so a crash
  * leaves the {@code .part} files with everything measured so far. Only rank 0 writes.
- * <b>Note:</b> not threadsafe.
+ * <b>Note:</b> threadsafe: a signal handler may {@link #finish} while the sweep adds; rows after that are dropped.
  */
 public final class ResultFiles implements AutoCloseable {
 
@@ -36,6 +36,7 @@ public final class ResultFiles implements AutoCloseable {
     private boolean checked;
     private double busBwSum;
     private int busBwCount;
+    private boolean finished;
 
     private ResultFiles(final Path dir, final RunHeader header) throws IOException {
         this.header = header;
@@ -68,8 +69,11 @@ public final class ResultFiles implements AutoCloseable {
         }
     }
 
-    /** Appends one row to all three files and flushes them. */
-    public void add(final Row row) {
+    /** Appends one row to all three files and flushes them; ignored once {@link #finish} ran. */
+    public synchronized void add(final Row row) {
+        if (finished) {
+            return;
+        }
         for (final Measurement m : row.measurements()) {
             if (m.measured() && m.wrong() >= 0) {
                 checked = true;
@@ -92,7 +96,7 @@ public final class ResultFiles implements AutoCloseable {
     }
 
     /** Wrong elements in all rows so far. */
-    public long wrong() {
+    public synchronized long wrong() {
         return wrong;
     }
 
@@ -100,7 +104,11 @@ public final class ResultFiles implements AutoCloseable {
      * Writes the footers and moves the files into place; {@code error} (null when the sweep completed)
      * is recorded as the reason the run stopped early. Returns the final paths: text, CSV, JSON.
      */
-    public List<Path> finish(final String error) {
+    public synchronized List<Path> finish(final String error) {
+        if (finished) {
+            return List.of(finals);
+        }
+        finished = true;
         try {
             final double avg = busBwCount == 0 ? Double.NaN : busBwSum / busBwCount;
             writeLines(text, ProfileText.footer(wrong, avg, checked, error));
@@ -129,7 +137,7 @@ public final class ResultFiles implements AutoCloseable {
 
     /** Closes the part files without renaming them (what a crash leaves). */
     @Override
-    public void close() {
+    public synchronized void close() {
         try {
             text.close();
             csv.close();

@@ -13,7 +13,8 @@ import java.util.function.Function;
 /**
  * Follows one job until Slurm reports a terminal state, printing every change of state with a time
  * stamp. Polls gently (squeue's man page warns that frequent polling loads slurmctld): the interval
- * starts at {@code firstPoll} and grows by half each quiet poll up to {@code maxPoll}.
+ * starts at {@code firstPoll} and grows by half each quiet poll up to {@code maxPoll} while the job waits in
+ * the queue, but at most {@link #RUNNING_POLL} once it runs, so that its end is noticed within about that.
  */
 public final class JobFollower {
 
@@ -25,18 +26,29 @@ public final class JobFollower {
         }
     }
 
+    /** The longest pause between looks at a running or completing job. */
+    public static final Duration RUNNING_POLL = Duration.ofSeconds(2);
+
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     private final Function<String, Optional<JobStatus>> query;
     private final Polling polling;
     private final Consumer<String> out;
+    private final Consumer<Duration> sleeper;
 
     /** @param query one look at a job (normally {@link JobQuery#query}) */
     public JobFollower(final Function<String, Optional<JobStatus>> query, final Polling polling,
                        final Consumer<String> out) {
+        this(query, polling, out, JobFollower::sleep);
+    }
+
+    /** As above, pausing through {@code sleeper} (tests record the pauses). */
+    JobFollower(final Function<String, Optional<JobStatus>> query, final Polling polling,
+                final Consumer<String> out, final Consumer<Duration> sleeper) {
         this.query = query;
         this.polling = polling;
         this.out = out;
+        this.sleeper = sleeper;
     }
 
     public JobFollower(final SlurmCli slurm, final Polling polling, final Consumer<String> out) {
@@ -75,9 +87,13 @@ public final class JobFollower {
                         + polling.deadline().toSeconds() + " s of waiting; it keeps its place in Slurm: follow it"
                         + " with 'cctk status " + jobId + "' or cancel it with 'scancel " + jobId + "'.");
             }
-            sleep(pause);
-            final long grown = Math.min(pause.toMillis() * 3 / 2, polling.maxPoll().toMillis());
-            pause = Duration.ofMillis(Math.max(grown, pause.toMillis()));
+            sleeper.accept(pause);
+            final boolean running = last != null && (last.state() == JobState.RUNNING
+                    || last.state() == JobState.COMPLETING);
+            final long most = running ? Math.min(polling.maxPoll().toMillis(), RUNNING_POLL.toMillis())
+                    : polling.maxPoll().toMillis();
+            final long grown = Math.min(pause.toMillis() * 3 / 2, most);
+            pause = Duration.ofMillis(Math.max(grown, Math.min(pause.toMillis(), most)));
         }
     }
 

@@ -17,8 +17,18 @@ import java.util.List;
  * @param envScript   a script to source on the compute node (env/*.sh)
  * @param java        the java command on compute nodes
  * @param jar         the cctk jar as seen from compute nodes
+ * @param srunExtra   extra srun options for every step, each one whole argument such as
+ *                    {@code --network=disable_rdzv_get}
  */
 public record Cluster(String name, String partition, String account, String qos, String constraint,
                       String reservation, List<String> sbatchExtra, List<String> modules, String envScript,
-                      String java, String jar) {
+                      String java, String jar, List<String> srunExtra) {
+
+    /** A cluster without extra srun options. */
+    public Cluster(final String name, final String partition, final String account, final String qos,
+                   final String constraint, final String reservation, final List<String> sbatchExtra,
+                   final List<String> modules, final String envScript, final String java, final String jar) {
+        this(name, partition, account, qos, constraint, reservation, sbatchExtra, modules, envScript, java, jar,
+                List.of());
+    }
 }

@@ -83,17 +83,22 @@ final class SpecBuilder {
         final Cluster c = new Cluster(s.string("name", "local"), s.string("partition", null),
                 s.string("account", null), s.string("qos", null), s.string("constraint", null),
                 s.string("reservation", null), sbatchExtra(s), modules(s), s.string("env_script", null),
-                s.string("java", "java"), s.string("jar", "target/cctk.jar"));
+                s.string("java", "java"), s.string("jar", "target/cctk.jar"),
+                extraOptions(s, "srun_extra", "one whole srun option such as --network=disable_rdzv_get"));
         s.finish();
         return c;
     }
 
     private static List<String> sbatchExtra(final Section s) {
-        final List<String> extra = s.strings("sbatch_extra", List.of());
+        return extraOptions(s, "sbatch_extra", "one whole sbatch option such as --exclusive");
+    }
+
+    /** A list of whole command-line options (each starts with '-'), e.g. cluster.sbatch_extra, cluster.srun_extra. */
+    private static List<String> extraOptions(final Section s, final String key, final String expected) {
+        final List<String> extra = s.strings(key, List.of());
         for (int i = 0; i < extra.size(); i++) {
             if (!extra.get(i).startsWith("-")) {
-                s.problems().expected(s.get("sbatch_extra").list().get(i), s.keyPath("sbatch_extra") + "[" + i + "]",
-                        "one whole sbatch option such as --exclusive");
+                s.problems().expected(s.get(key).list().get(i), s.keyPath(key) + "[" + i + "]", expected);
             }
         }
         return extra;

@@ -70,6 +70,9 @@ public final class SpecWriter {
         put(m, "env_script", c.envScript());
         put(m, "java", c.java());
         put(m, "jar", c.jar());
+        if (c.srunExtra() != null && !c.srunExtra().isEmpty()) {
+            m.add(entry("srun_extra", strings(c.srunExtra())));
+        }
         return map(m);
     }
 

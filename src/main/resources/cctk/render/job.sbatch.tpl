@@ -29,14 +29,32 @@ if [ "${#CCTK_SECRET}" -ne 64 ]; then
 fi
 export CCTK_SECRET
 
-# One srun step per world size. A failing step does not stop the others; the script ends with the worst code.
+# One srun step per world size. A failing step does not stop the others; the script ends with the worst code,
+# always one of cctk's (0-4): a step that ends with a signal's code (128+N: a task was killed) counts as 3.
+# Slurm ends a job (scancel, the time limit) with SIGTERM to the tasks and to this shell, and SIGKILL KillWait
+# seconds later: the ranks then write their final files and exit 1; this shell waits for the running step
+# instead of dying first, and starts no further step.
 cctk_worst=0
+cctk_stop=""
+trap 'cctk_stop=SIGTERM' TERM
+trap 'cctk_stop=SIGINT' INT
 cctk_step() {
     local label=$1
     shift
+    if [ -n "$cctk_stop" ]; then
+        echo "cctk: step ${label}: not started, the job was stopped (${cctk_stop})" >&2
+        if [ "$cctk_worst" -lt 1 ]; then
+            cctk_worst=1
+        fi
+        return 0
+    fi
     echo "cctk: step ${label}: starting at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     local rc=0
     "$@" || rc=$?
+    if [ "$rc" -gt 4 ]; then
+        echo "cctk: step ${label}: srun ended with ${rc} (a task was killed by a signal); cctk's code: 3" >&2
+        rc=3
+    fi
     if [ "$rc" -eq 0 ]; then
         echo "cctk: step ${label}: ok"
     else
@@ -49,8 +67,13 @@ cctk_step() {
 
 {{STEPS}}
 
+if [ -n "$cctk_stop" ] && [ "$cctk_worst" -lt 1 ]; then
+    cctk_worst=1
+fi
 if [ "$cctk_worst" -eq 0 ]; then
     echo "cctk: all steps ok; results in" {{OUTPUT_DIR}}
+elif [ -n "$cctk_stop" ]; then
+    echo "cctk: stopped early (${cctk_stop}); exit code ${cctk_worst}; incomplete results in" {{OUTPUT_DIR}} >&2
 else
     echo "cctk: at least one step failed; worst exit code ${cctk_worst}; results in" {{OUTPUT_DIR}} >&2
 fi

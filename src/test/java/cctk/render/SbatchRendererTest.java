@@ -49,6 +49,14 @@ class SbatchRendererTest {
     }
 
     @Test
+    void theTimeLimitWarningIsATenthOfTheLimitBetween10And120Seconds() {
+        assertThat(SbatchDirectives.warningSeconds("00:01:00")).isEqualTo(10);
+        assertThat(SbatchDirectives.warningSeconds("00:10:00")).isEqualTo(60);
+        assertThat(SbatchDirectives.warningSeconds("02:00:00")).isEqualTo(120);
+        assertThat(SbatchDirectives.warningSeconds("1-00:00:00")).isEqualTo(120);
+    }
+
+    @Test
     void newlineInADirectiveValueIsRejectedNamingTheKey() {
         assertUsage(withCluster(c -> partition(c, "debug\n#SBATCH --wrap=evil")), "'cluster.partition'", "U+000A");
     }

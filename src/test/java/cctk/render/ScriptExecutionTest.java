@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,10 @@ class ScriptExecutionTest {
             printf '%s\\0' "$@" > "$FAKE_DIR/srun-$n.argv"
             env -0 > "$FAKE_DIR/srun-$n.env"
             for a in "$@"; do case "$a" in --ntasks=*) w=${a#--ntasks=};; esac; done
+            if [ -f "$FAKE_DIR/hold-$w" ]; then
+                touch "$FAKE_DIR/started-$w"
+                while [ ! -f "$FAKE_DIR/release" ]; do sleep 0.05; done
+            fi
             if [ -f "$FAKE_DIR/rc-$w" ]; then exit "$(cat "$FAKE_DIR/rc-$w")"; fi
             """;
     private static final String FAKE_MODULE = """
@@ -87,7 +92,8 @@ class ScriptExecutionTest {
                         List.of("--comment=" + payloads("extra").get(0)),
                         List.of("cuda/12.2 " + payloads("mod").get(0), "it's " + payloads("mod").get(2)),
                         "env dir 'e'/site $(x).sh", "jdk dir/bin/java " + payloads("java").get(0),
-                        "my jars/cctk 1.0's " + payloads("jar").get(1) + ".jar"),
+                        "my jars/cctk 1.0's " + payloads("jar").get(1) + ".jar",
+                        List.of("--comment=x " + payloads("srun").get(1), "--network=disable_rdzv_get")),
                 new Resources(2, 2, 4, 3, "none" + payloads("bind").get(2), "block" + payloads("dist").get(0),
                         List.of("eth0" + payloads("nic").get(0), "eth 1'" + payloads("nic2").get(3))),
                 JobSpecs.map("NCCL_SOCKET_IFNAME", ncclValue),
@@ -110,7 +116,8 @@ class ScriptExecutionTest {
         final String java = base.resolve(spec.cluster().java()).toString();
         final List<String> argv = Bash.nulSeparated(fake.resolve("srun-0.argv"));
         assertThat(argv).containsExactly("--nodes=2", "--ntasks=3", "--ntasks-per-node=2", "--cpus-per-task=3",
-                "--distribution=" + spec.resources().distribution(), "--kill-on-bad-exit=1", "--gpus-per-node=4",
+                "--distribution=" + spec.resources().distribution(), "--kill-on-bad-exit=1",
+                spec.cluster().srunExtra().get(0), "--network=disable_rdzv_get", "--gpus-per-node=4",
                 "--gpu-bind=" + spec.resources().gpuBind(), java, "-jar", jar, "rank", "--spec",
                 job.specPath().toString());
         assertThat(Bash.nulSeparated(fake.resolve("srun-1.argv"))).startsWith("--nodes=2", "--ntasks=4");
@@ -132,14 +139,49 @@ class ScriptExecutionTest {
         final JobSpec local = JobSpecs.specFor("local");
         final JobSpec spec = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
                 local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(1, 2, 4)), List.of());
-        Files.writeString(fake.resolve("rc-2"), "5");
-        Files.writeString(fake.resolve("rc-4"), "3");
+        Files.writeString(fake.resolve("rc-2"), "2");
+        Files.writeString(fake.resolve("rc-4"), "143");
         final Bash.Result r = runScript(render(spec, base.resolve("jobs/x")), true);
-        assertThat(r.code()).isEqualTo(5);
+        assertThat(r.code()).as("a step whose task died of SIGTERM (143) counts as cctk's 3").isEqualTo(3);
         assertThat(Files.readString(fake.resolve("srun-count")).trim()).isEqualTo("3");
         assertThat(r.out()).contains("cctk: step W=1 nodes=1 tasks-per-node=1: ok");
-        assertThat(r.err()).contains("cctk: step W=2 nodes=1 tasks-per-node=2: failed with exit code 5",
-                "cctk: step W=4 nodes=1 tasks-per-node=4: failed with exit code 3", "worst exit code 5");
+        assertThat(r.err()).contains("cctk: step W=2 nodes=1 tasks-per-node=2: failed with exit code 2",
+                "cctk: step W=4 nodes=1 tasks-per-node=4: srun ended with 143",
+                "cctk: step W=4 nodes=1 tasks-per-node=4: failed with exit code 3", "worst exit code 3");
+    }
+
+    @Test
+    void sigtermToTheScriptWaitsForTheRunningStepStartsNoOtherAndExitsWithCctksCode() throws Exception {
+        final JobSpec local = JobSpecs.specFor("local");
+        final JobSpec spec = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
+                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(2, 4)), List.of());
+        Files.writeString(fake.resolve("hold-2"), "");
+        Files.writeString(fake.resolve("rc-2"), "1"); // what ranks stopped by SIGTERM exit with
+        final RenderedJob job = render(spec, base.resolve("jobs/t"));
+        final ProcessBuilder pb = new ProcessBuilder("bash", job.scriptPath().toString())
+                .directory(Files.createDirectories(tmp.resolve("elsewhere")).toFile())
+                .redirectOutput(tmp.resolve("out.txt").toFile()).redirectError(tmp.resolve("err.txt").toFile());
+        pb.environment().put("PATH", bin + ":/usr/bin:/bin");
+        pb.environment().put("FAKE_DIR", fake.toString());
+        pb.environment().remove("SLURM_JOB_ID");
+        final Process script = pb.start();
+        try {
+            final long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(fake.resolve("started-2")) && System.nanoTime() < until && script.isAlive()) {
+                Thread.sleep(20);
+            }
+            assertThat(fake.resolve("started-2")).exists();
+            script.destroy(); // SIGTERM to bash only, as Slurm sends it to the batch shell
+            Files.writeString(fake.resolve("release"), "");
+            assertThat(script.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            final String err = Files.readString(tmp.resolve("err.txt"));
+            assertThat(script.exitValue()).as(err).isEqualTo(1);
+            assertThat(Files.readString(fake.resolve("srun-count")).trim()).isEqualTo("1");
+            assertThat(err).contains("step W=4 nodes=1 tasks-per-node=4: not started, the job was stopped (SIGTERM)",
+                    "stopped early (SIGTERM); exit code 1; incomplete results in");
+        } finally {
+            script.destroyForcibly();
+        }
     }
 
     @Test

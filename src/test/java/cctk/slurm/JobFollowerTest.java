@@ -49,6 +49,23 @@ class JobFollowerTest {
     }
 
     @Test
+    void aRunningJobIsAskedAtLeastEveryTwoSecondsSoItsEndIsNoticedPromptly() {
+        final Deque<Optional<JobStatus>> answers = new ArrayDeque<>();
+        answers.add(Optional.of(st(JobState.PENDING, null)));
+        for (int i = 0; i < 12; i++) {
+            answers.add(Optional.of(st(JobState.RUNNING, null)));
+        }
+        answers.add(Optional.of(st(JobState.CANCELLED, "0:15")));
+        final List<Duration> pauses = new ArrayList<>();
+        final JobStatus end = new JobFollower(id -> answers.pop(), JobFollower.Polling.gentle(Duration.ofHours(1)),
+                lines::add, pauses::add).follow("9");
+        assertThat(end.state()).isEqualTo(JobState.CANCELLED);
+        assertThat(pauses).hasSize(13);
+        assertThat(pauses.subList(1, pauses.size())).allSatisfy(p ->
+                assertThat(p).isLessThanOrEqualTo(JobFollower.RUNNING_POLL));
+    }
+
+    @Test
     void deadlineEndsTheWaitAndNamesTheJob() {
         final long t0 = System.nanoTime();
         assertThatThrownBy(() -> new JobFollower(id -> Optional.of(st(JobState.RUNNING, null)),

@@ -79,7 +79,8 @@ class TwoNodeIT {
                 .findFirst().orElseThrow()));
         assertThat(profile).contains("# Rank 0 rank 0 host node1", "# Rank 1 rank 1 host node1",
                 "# Rank 2 rank 2 host node2", "# Rank 3 rank 3 host node2", "# Out of bounds values : 0 OK")
-                .containsPattern("# Rank 3 rank 3 host node2 pid [0-9]+ local 1 node 1 device cpu nic eth0,eth1");
+                .containsPattern("# Rank 3 rank 3 host node2 pid [0-9]+ local 1 node 1 device cpu"
+                        + " nic eth0,eth1,lo \\(spec: eth0,eth1\\)");
 
         for (final String node : NODES) {
             final long eth0 = delta.get(node + "/eth0");

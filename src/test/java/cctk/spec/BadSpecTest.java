@@ -69,6 +69,8 @@ class BadSpecTest {
             bad(RES + "cluster:\n  partition: \"a\\nb\"\n", 3, "cluster.partition", "without newlines"),
             bad(RES + "cluster:\n  sbatch_extra: [exclusive]\n", 3, "cluster.sbatch_extra[0]",
                 "one whole sbatch option"),
+            bad(RES + "cluster:\n  srun_extra: [network=x]\n", 3, "cluster.srun_extra[0]",
+                "one whole srun option"),
             bad(RES + "cluster: [a]\n", 2, "cluster", "expected a mapping"),
             bad(RES + "benchmark:\n  backends: [gloo]\n", 3, "benchmark.backends[0]", "tcp or nccl"),
             bad(RES + "benchmark:\n  backends: [nccl]\n", 3, "benchmark.backends[0]", "needs GPUs"),

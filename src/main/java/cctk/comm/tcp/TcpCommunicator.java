@@ -91,6 +91,23 @@ public final class TcpCommunicator implements Communicator {
         return "tcp";
     }
 
+    /**
+     * The interfaces that carry this rank's links, sorted (e.g. "lo" on one node, "eth0,eth1,lo" when the
+     * stripes of a two-NIC job reach other nodes and a peer shares the node), or "none" for a world of one.
+     */
+    public String carriers() {
+        final java.util.Set<String> names = new java.util.TreeSet<>();
+        for (final Link[] row : links) {
+            for (final Link l : row == null ? new Link[0] : row) {
+                final String n = l == null ? null : LinkNic.name(l);
+                if (n != null) {
+                    names.add(n);
+                }
+            }
+        }
+        return names.isEmpty() ? "none" : String.join(",", names);
+    }
+
     @Override
     public CommBuffer allocate(final long bytes) {
         if (bytes < 0 || bytes > Integer.MAX_VALUE - 8) {

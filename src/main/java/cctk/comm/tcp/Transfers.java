@@ -376,8 +376,9 @@ final class Transfers {
     }
 
     private CctkException failed(final Link link, final String what) {
+        final String via = LinkNic.via(link);
         reset();
-        return CctkException.environment("rank " + rank + ": " + link.describe + " " + what + " during "
+        return CctkException.environment("rank " + rank + ": " + link.describe + via + " " + what + " during "
                 + operation + "; rank " + link.peer + " probably died. The job cannot continue.");
     }
 
@@ -387,7 +388,7 @@ final class Transfers {
             final Op o = ops[i];
             if (!o.done && peers.indexOf("rank " + o.link.peer + " ") < 0) {
                 peers.append(peers.length() == 0 ? "" : ", ").append("rank ").append(o.link.peer).append(' ')
-                        .append(o.send ? "(not reading)" : "(not sending)");
+                        .append(o.send ? "(not reading)" : "(not sending)").append(LinkNic.via(o.link));
             }
         }
         reset();

@@ -1,0 +1,150 @@
+package cctk.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Names the party that ended a sweep early, from the diagnoses the ranks posted (rank 0 gathers them): a rank
+ * that others waited on or lost and that said nothing itself stalled or died; a NIC that is down on a host is
+ * named as such; ranks that all waited on each other name the NICs between them. The words come from the tcp
+ * backend's messages ("rank 2 (not sending) over eth1", "rank 1 probably died").
+ */
+final class Blame {
+
+    /** What a rank says when a signal, not a fault, stopped it. */
+    static final String STOPPED = "stopped: ";
+
+    private static final Pattern WAITED_FOR = Pattern.compile(
+        "rank (\\d+) \\(not (?:reading|sending)\\)(?: over ([^ ,;(]+))?( \\(DOWN on host ([^)]+)\\))?");
+    private static final Pattern DIED = Pattern.compile("rank (\\d+) probably died");
+    private static final Pattern LINK_OVER = Pattern.compile("\\) over ([^ ,;(]+)( \\(DOWN on host ([^)]+)\\))?");
+    private static final Pattern WAITED = Pattern.compile("waited ([0-9.]+) s");
+
+    private Blame() {
+    }
+
+    /**
+     * The Incomplete line's cause.
+     *
+     * @param world     ranks in the world
+     * @param said      rank to its diagnosis (rank 0's own included); ranks that said nothing are missing
+     * @param point     what was being measured ("all_reduce float32 4194304 B"), or null
+     * @param fallback  the cause when nobody named anybody (rank 0's own error or a signal's cause)
+     */
+    static String of(final int world, final Map<Integer, String> said, final String point, final String fallback) {
+        final String during = point == null ? "" : " during " + point;
+        final Set<String> down = new LinkedHashSet<>();
+        final Map<Integer, Set<Integer>> waiters = new LinkedHashMap<>();
+        final Set<Integer> lost = new TreeSet<>();
+        final Set<String> nics = new LinkedHashSet<>();
+        final Set<Integer> waiting = new TreeSet<>();
+        final Map<Integer, Set<String>> nicsOf = new LinkedHashMap<>();
+        String seconds = null;
+        boolean signalled = false;
+        for (final Map.Entry<Integer, String> e : said.entrySet()) {
+            final String text = e.getValue();
+            signalled |= text.startsWith(STOPPED);
+            final Matcher w = WAITED_FOR.matcher(text);
+            while (w.find()) {
+                waiting.add(e.getKey());
+                waiters.computeIfAbsent(Integer.parseInt(w.group(1)), k -> new TreeSet<>()).add(e.getKey());
+                addNic(nics, down, w.group(2), w.group(4));
+                addNic(nicsOf.computeIfAbsent(Integer.parseInt(w.group(1)), k -> new LinkedHashSet<>()), down,
+                    w.group(2), null);
+            }
+            final Matcher d = DIED.matcher(text);
+            if (d.find()) {
+                waiting.add(e.getKey());
+                lost.add(Integer.parseInt(d.group(1)));
+                final Matcher o = LINK_OVER.matcher(text);
+                if (o.find()) {
+                    addNic(nics, down, o.group(1), o.group(3));
+                    addNic(nicsOf.computeIfAbsent(Integer.parseInt(d.group(1)), k -> new LinkedHashSet<>()), down,
+                        o.group(1), null);
+                }
+            }
+            final Matcher s = WAITED.matcher(text);
+            if (seconds == null && s.find()) {
+                seconds = s.group(1);
+            }
+        }
+        final String over = nics.isEmpty() ? "" : " over " + String.join(",", nics);
+        if (!down.isEmpty()) {
+            return "NIC " + String.join(", ", down) + " went down" + during + "; " + waitList(waiters) + over;
+        }
+        // the rank others waited on (or lost) that itself waited on nobody: silent, stopped by a signal, or
+        // reporting something else; the others only waited on it, directly or through each other
+        final List<Integer> culprits = new ArrayList<>();
+        for (int r = 0; r < world; r++) {
+            if ((lost.contains(r) || waiters.containsKey(r)) && !waiting.contains(r)) {
+                culprits.add(r);
+            }
+        }
+        if (culprits.isEmpty() && !waiting.isEmpty()) {
+            for (int r = 0; r < world; r++) {
+                if (!said.containsKey(r)) {
+                    culprits.add(r);
+                }
+            }
+        }
+        if (!culprits.isEmpty()) {
+            final List<String> parts = new ArrayList<>();
+            for (final int r : culprits) {
+                if (lost.contains(r)) {
+                    parts.add("rank " + r + " died (its connections closed)");
+                } else if (waiters.containsKey(r)) {
+                    parts.add("rank " + r + " stalled (" + ranks(waiters.get(r)) + " waited "
+                        + (seconds == null ? "" : seconds + " s ") + "for it)");
+                } else {
+                    parts.add("rank " + r + " stopped answering");
+                }
+            }
+            final Set<String> theirs = new LinkedHashSet<>();
+            culprits.forEach(r -> theirs.addAll(nicsOf.getOrDefault(r, Set.of())));
+            return String.join("; ", parts) + during + (theirs.isEmpty() ? over : " over " + String.join(",", theirs));
+        }
+        if (!waiters.isEmpty()) {
+            return "no progress" + during + over + ": " + waitList(waiters);
+        }
+        if (!lost.isEmpty()) {
+            return "lost " + ranks(lost) + during + over;
+        }
+        final List<String> silent = new ArrayList<>();
+        for (int r = 0; r < world; r++) {
+            if (!said.containsKey(r)) {
+                silent.add(Integer.toString(r));
+            }
+        }
+        final String base = (signalled && fallback == null ? "stopped by a signal" : fallback) + during;
+        return silent.isEmpty() ? base : base + "; rank" + (silent.size() == 1 ? " " : "s ") + String.join(", ", silent)
+            + " said nothing (died or stalled)";
+    }
+
+    private static void addNic(final Set<String> nics, final Set<String> down, final String nic, final String host) {
+        if (nic != null) {
+            nics.add(nic);
+            if (host != null) {
+                down.add(nic + " on host " + host);
+            }
+        }
+    }
+
+    private static String waitList(final Map<Integer, Set<Integer>> waiters) {
+        final List<String> parts = new ArrayList<>();
+        waiters.forEach((peer, who) -> parts.add(ranks(who) + " waited for rank " + peer));
+        return String.join(", ", parts);
+    }
+
+    private static String ranks(final Set<Integer> rs) {
+        final List<String> s = new ArrayList<>();
+        rs.forEach(r -> s.add(Integer.toString(r)));
+        return (rs.size() == 1 ? "rank " : "ranks ") + String.join(", ", s);
+    }
+}

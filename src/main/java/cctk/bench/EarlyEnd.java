@@ -1,0 +1,89 @@
+package cctk.bench;
+
+import cctk.ExitCode;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.ToIntFunction;
+import sun.misc.Signal;
+
+/**
+ * The signals that end a rank early, handled so that the rows measured so far reach the final result files.
+ * Slurm sends SIGTERM to every task on {@code scancel} and at the time limit, and SIGKILL KillWait seconds
+ * later; the rendered script asks for SIGUSR1 before the time limit ({@code #SBATCH --signal}), see Slurm's
+ * sbatch and scancel documentation. On SIGTERM, SIGINT, SIGHUP or SIGUSR1 the process abandons the point it is
+ * measuring, lets the running sweep (the stopper {@link Harness} registers) write its final files with the
+ * cause, and exits with {@link ExitCode#FAILED}: the run did not complete.
+ * <b>Note:</b> threadsafe; one per process (static).
+ */
+public final class EarlyEnd {
+
+    private static final String[] SIGNALS = {"TERM", "INT", "HUP", "USR1"};
+    private static final AtomicBoolean STOPPING = new AtomicBoolean();
+    private static volatile ToIntFunction<String> stopper;
+    private static volatile String who = "cctk";
+    private static volatile boolean warned;
+    private static boolean installed;
+
+    private EarlyEnd() {
+    }
+
+    /** Handles the signals from now on in this process; {@code name} is how messages name it ("rank 3"). */
+    public static synchronized void install(final String name) {
+        who = name;
+        if (installed) {
+            return;
+        }
+        installed = true;
+        for (final String s : SIGNALS) {
+            try {
+                Signal.handle(new Signal(s), EarlyEnd::onSignal);
+            } catch (IllegalArgumentException e) {
+                // the JVM keeps this signal (-Xrs, or not on this system): its default stays
+            }
+        }
+    }
+
+    /**
+     * Who finishes the files on a signal and says the exit code (null: nobody; the process exits with
+     * {@link ExitCode#FAILED}).
+     */
+    static void stopper(final ToIntFunction<String> s) {
+        stopper = s;
+    }
+
+    /** The words of a result file's Incomplete line for a signal ({@code USR1}, {@code TERM}, ...). */
+    static String cause(final String signal, final boolean afterWarning) {
+        return switch (signal) {
+            case "USR1" -> "time limit: Slurm's warning signal (SIGUSR1) came before the job's time limit";
+            case "TERM" -> afterWarning ? "time limit: Slurm ended the job (SIGTERM)"
+                : "cancelled: SIGTERM (scancel, or Slurm ending the job or step)";
+            case "INT" -> "interrupted: SIGINT";
+            case "HUP" -> "hang-up: SIGHUP";
+            default -> "signal SIG" + signal;
+        };
+    }
+
+    private static void onSignal(final Signal s) {
+        final String cause = cause(s.getName(), warned);
+        if ("USR1".equals(s.getName())) {
+            warned = true;
+        }
+        if (!STOPPING.compareAndSet(false, true)) {
+            return; // the first signal's handler is finishing the files and ends the process
+        }
+        int code = ExitCode.FAILED.code();
+        try {
+            final ToIntFunction<String> stop = stopper;
+            if (stop != null) {
+                code = stop.applyAsInt(cause);
+            }
+        } catch (RuntimeException | Error e) {
+            System.err.println("cctk: " + who + " could not finish its result files after " + cause + ": "
+                + e.getMessage());
+        } finally {
+            System.err.println("cctk: " + who + (code == ExitCode.FAILED.code() ? " stopped early: " + cause
+                : " ended on " + s.getName() + " after a fault") + "; exit code " + code + ".");
+            System.err.flush();
+            Runtime.getRuntime().halt(code);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package cctk.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The party an Incomplete line names, from diagnoses as the ranks wrote them on the two-node test cluster. */
+class BlameTest {
+
+    private static final String AT = "all_reduce float32 sum 131072 B";
+
+    @Test
+    void aFrozenRankIsTheOneOthersWaitedOnThatWaitedOnNobody() {
+        // SIGSTOP of rank 2: rank 3 waits on it, the others wait on each other; Slurm's SIGCONT+SIGTERM then
+        // lets rank 2 say it was stopped by a signal
+        final String line = Blame.of(4, Map.of(
+            0, "rank 0 waited 8.0 s without progress during all_reduce for rank 3 (not sending) over eth0, rank 1"
+                + " (not sending) over eth0; the peer stalled or died",
+            1, "rank 1 waited 8.0 s without progress during all_reduce for rank 0 (not sending) over eth0; the peer",
+            2, Blame.STOPPED + "cancelled: SIGTERM",
+            3, "rank 3 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over eth1, rank 0"
+                + " (not reading) over eth0; the peer stalled or died"), AT, "fallback");
+        assertThat(line).isEqualTo("rank 2 stalled (rank 3 waited 8.0 s for it) during " + AT + " over eth1");
+    }
+
+    @Test
+    void aKilledRankIsNamedAsDeadNotTheInternalVote() {
+        final String line = Blame.of(3, Map.of(
+            0, "rank 0: rank 1 (10.10.1.2:4000) over eth0 closed the connection during all_reduce; rank 1 probably"
+                + " died. The job cannot continue.",
+            2, Blame.STOPPED + "cancelled: SIGTERM"), AT, "x");
+        assertThat(line).isEqualTo("rank 1 died (its connections closed) during " + AT + " over eth0");
+    }
+
+    @Test
+    void aNicDownOnOneHostIsNamed() {
+        final String line = Blame.of(2, Map.of(
+            0, "rank 0 waited 8.0 s without progress during all_gather for rank 1 (not sending) over eth1; the",
+            1, "rank 1 waited 8.0 s without progress during all_gather for rank 0 (not reading) over eth1 (DOWN on"
+                + " host node2); the peer stalled"), AT, "x");
+        assertThat(line).startsWith("NIC eth1 on host node2 went down during " + AT + "; ");
+    }
+
+    @Test
+    void aSignalWithNoFaultKeepsItsCause() {
+        assertThat(Blame.of(2, Map.of(0, Blame.STOPPED + "time limit", 1, Blame.STOPPED + "time limit"), AT,
+            "time limit: SIGUSR1")).isEqualTo("time limit: SIGUSR1 during " + AT);
+    }
+}
