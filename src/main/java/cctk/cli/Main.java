@@ -3,6 +3,7 @@ package cctk.cli;
 import cctk.CctkException;
 import cctk.ExitCode;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -63,6 +64,12 @@ public final class Main {
         cl.setExitCodeExceptionMapper(Main::exitCodeOf);
         cl.setParameterExceptionHandler(Main::onBadParameter);
         return cl;
+    }
+
+    /** {@code [--stacktrace]} when the user gave it, for the rank processes a command starts. */
+    static List<String> stacktraceFlag(final CommandLine.Model.CommandSpec command) {
+        final CommandLine.Model.OptionSpec o = command.findOption("--stacktrace");
+        return o != null && Boolean.TRUE.equals(o.getValue()) ? List.of("--stacktrace") : List.of();
     }
 
     private static int exitCodeOf(final Throwable t) {
