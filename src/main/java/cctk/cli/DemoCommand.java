@@ -78,6 +78,7 @@ final class DemoCommand implements Callable<Integer> {
         if (nproc < 1) {
             throw CctkException.usage("--nproc must be at least 1.");
         }
+        Main.checkTimeout(timeoutSeconds);
         LocalCapacity.probe().check(nproc, LocalCapacity.RANK_BASE_BYTES + 2 * bytes(msgBytes), oversubscribe,
                 "--nproc");
         final List<String> args = new ArrayList<>(List.of("demo", name, "--backend", backend, "--msg-bytes",

@@ -39,6 +39,7 @@ final class RankCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
+        Main.checkTimeout(timeoutSeconds);
         LauncherWatch.startIfLaunched(System.getenv(), spec.commandLine().getErr());
         final RankMain main = new RankMain(System.getenv(), out, spec.commandLine().getErr());
         final ExitCode code = specFile == null

@@ -76,9 +76,16 @@ final class RunCommand implements Callable<Integer> {
             job = SpecParser.parse(specFile);
             file = specFile.toAbsolutePath();
         } else {
+            if (backend != null && !List.of("tcp", "nccl").contains(backend)) {
+                throw CctkException.usage("--backend: unknown backend '" + backend + "'; without SPEC it is tcp or"
+                        + " nccl (a library under another name needs a spec's nccl.backend_name).");
+            }
             job = LocalSpecs.fromFlags(nproc.isEmpty() ? List.of(2) : nproc, backend == null ? "tcp" : backend,
                     collectives, sizes);
             file = frozen(job);
+        }
+        if (graceSeconds < 0 || graceSeconds > 3600) {
+            throw CctkException.usage("--grace: expected 0 to 3600 seconds, found " + graceSeconds + ".");
         }
         final LocalCapacity capacity = LocalCapacity.probe();
         final long perRank = LocalCapacity.RANK_BASE_BYTES + 3 * largestBuffer(job);
