@@ -4,6 +4,8 @@ import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.comm.Communicator;
 import cctk.demo.Demo;
+import cctk.launch.LauncherWatch;
+import cctk.launch.LocalCapacity;
 import cctk.launch.LocalLauncher;
 import cctk.rank.Backends;
 import cctk.rank.RankConfiguration;
@@ -58,6 +60,10 @@ final class DemoCommand implements Callable<Integer> {
             description = "Deadline of every wait on a peer (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
+    @Option(names = LocalCapacity.OVERRIDE, description = "Start the ranks even when this machine cannot hold"
+            + " them (by cores, memory or process limits).")
+    boolean oversubscribe;
+
     @Override
     public Integer call() {
         if (!List.of("hello", "broadcast", "allreduce", "alltoall").contains(name)) {
@@ -72,12 +78,16 @@ final class DemoCommand implements Callable<Integer> {
         if (nproc < 1) {
             throw CctkException.usage("--nproc must be at least 1.");
         }
+        Main.checkTimeout(timeoutSeconds);
+        LocalCapacity.probe().check(nproc, LocalCapacity.RANK_BASE_BYTES + 2 * bytes(msgBytes), oversubscribe,
+                "--nproc");
         final List<String> args = new ArrayList<>(List.of("demo", name, "--backend", backend, "--msg-bytes",
                 msgBytes, "--timeout", Integer.toString(timeoutSeconds)));
         if (!nics.isEmpty()) {
             args.addAll(List.of("--nic", String.join(",", nics)));
         }
         final PrintWriter out = spec.commandLine().getOut();
+        args.addAll(Main.stacktraceFlag(spec));
         return new LocalLauncher(out, spec.commandLine().getErr(), Duration.ofSeconds(10))
                 .run(nproc, LocalLauncher.cctkCommand(args));
     }
@@ -85,6 +95,7 @@ final class DemoCommand implements Callable<Integer> {
     private ExitCode asRank(final Map<String, String> env) {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
+        LauncherWatch.startIfLaunched(env, err);
         final RankIdentity id = RankIdentity.fromEnvironment(env);
         final Duration deadline = Duration.ofSeconds(timeoutSeconds);
         try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), deadline, err::println);

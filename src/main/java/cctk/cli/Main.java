@@ -3,6 +3,7 @@ package cctk.cli;
 import cctk.CctkException;
 import cctk.ExitCode;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -65,6 +66,35 @@ public final class Main {
         return cl;
     }
 
+    /** Refuses a --timeout outside 1 s .. 1 day (usage error). */
+    static void checkTimeout(final int seconds) {
+        if (seconds < 1 || seconds > 86_400) {
+            throw CctkException.usage("--timeout: expected 1 to 86400 seconds, found " + seconds + ".");
+        }
+    }
+
+    /** {@code [--stacktrace]} when the user gave it, for the rank processes a command starts. */
+    static List<String> stacktraceFlag(final CommandLine.Model.CommandSpec command) {
+        final CommandLine.Model.OptionSpec o = command.findOption("--stacktrace");
+        return o != null && Boolean.TRUE.equals(o.getValue()) ? List.of("--stacktrace") : List.of();
+    }
+
+    /**
+     * An error message as it may reach a terminal: control characters other than newline and tab (ESC sequences
+     * from a file name, a spec or Slurm's output) become '?', so no input can drive the user's terminal.
+     */
+    static String printable(final String message) {
+        if (message == null) {
+            return "";
+        }
+        final StringBuilder sb = new StringBuilder(message.length());
+        for (int i = 0; i < message.length(); i++) {
+            final char c = message.charAt(i);
+            sb.append((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0) ? '?' : c);
+        }
+        return sb.toString();
+    }
+
     private static int exitCodeOf(final Throwable t) {
         if (t instanceof CctkException) {
             return ((CctkException) t).exitCode().code();
@@ -77,10 +107,10 @@ public final class Main {
         final boolean trace = pr.hasMatchedOption("--stacktrace")
                 || (pr.subcommand() != null && pr.subcommand().hasMatchedOption("--stacktrace"));
         if (ex instanceof CctkException) {
-            err.println("cctk: " + ex.getMessage());
+            err.println("cctk: " + printable(ex.getMessage()));
         } else {
-            err.println("cctk: internal error: " + ex + ". This is a bug in cctk; run again with --stacktrace"
-                    + " and report the trace.");
+            err.println("cctk: internal error: " + printable(String.valueOf(ex)) + ". This is a bug in cctk; run"
+                    + " again with --stacktrace and report the trace.");
         }
         if (trace) {
             ex.printStackTrace(err);
@@ -92,7 +122,7 @@ public final class Main {
     private static int onBadParameter(final CommandLine.ParameterException ex, final String[] args) {
         final CommandLine cl = ex.getCommandLine();
         final PrintWriter err = cl.getErr();
-        err.println("cctk: " + ex.getMessage());
+        err.println("cctk: " + printable(ex.getMessage()));
         if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
             err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for usage.");
         }

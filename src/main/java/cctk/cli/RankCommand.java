@@ -1,6 +1,7 @@
 package cctk.cli;
 
 import cctk.ExitCode;
+import cctk.launch.LauncherWatch;
 import cctk.rank.Backends;
 import cctk.rank.RankMain;
 import java.io.PrintWriter;
@@ -38,6 +39,8 @@ final class RankCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
+        Main.checkTimeout(timeoutSeconds);
+        LauncherWatch.startIfLaunched(System.getenv(), spec.commandLine().getErr());
         final RankMain main = new RankMain(System.getenv(), out, spec.commandLine().getErr());
         final ExitCode code = specFile == null
                 ? main.whoAmI(Duration.ofSeconds(timeoutSeconds))

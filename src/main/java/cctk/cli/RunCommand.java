@@ -1,9 +1,12 @@
 package cctk.cli;
 
 import cctk.CctkException;
+import cctk.comm.DType;
+import cctk.launch.LocalCapacity;
 import cctk.launch.LocalLauncher;
 import cctk.launch.LocalSpecs;
 import cctk.spec.JobSpec;
+import cctk.spec.MessageSize;
 import cctk.spec.SpecParser;
 import cctk.spec.SpecWriter;
 import java.io.IOException;
@@ -56,6 +59,10 @@ final class RunCommand implements Callable<Integer> {
             + " long the others get to end on their own before they are stopped (default: ${DEFAULT-VALUE}).")
     int graceSeconds;
 
+    @Option(names = LocalCapacity.OVERRIDE, description = "Start the ranks even when this machine cannot hold"
+            + " them (by cores, memory or process limits); without it such a run is refused.")
+    boolean oversubscribe;
+
     @Override
     public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
@@ -69,9 +76,22 @@ final class RunCommand implements Callable<Integer> {
             job = SpecParser.parse(specFile);
             file = specFile.toAbsolutePath();
         } else {
+            if (backend != null && !List.of("tcp", "nccl").contains(backend)) {
+                throw CctkException.usage("--backend: unknown backend '" + backend + "'; without SPEC it is tcp or"
+                        + " nccl (a library under another name needs a spec's nccl.backend_name).");
+            }
             job = LocalSpecs.fromFlags(nproc.isEmpty() ? List.of(2) : nproc, backend == null ? "tcp" : backend,
                     collectives, sizes);
             file = frozen(job);
+        }
+        if (graceSeconds < 0 || graceSeconds > 3600) {
+            throw CctkException.usage("--grace: expected 0 to 3600 seconds, found " + graceSeconds + ".");
+        }
+        final LocalCapacity capacity = LocalCapacity.probe();
+        final long perRank = LocalCapacity.RANK_BASE_BYTES + 3 * largestBuffer(job);
+        for (final int world : job.benchmark().taskCounts()) {
+            capacity.check(world, perRank, oversubscribe, specFile == null ? "--nproc" : "benchmark.tasks of "
+                    + specFile);
         }
         final LocalLauncher launcher = new LocalLauncher(out, err, Duration.ofSeconds(graceSeconds));
         int worst = 0;
@@ -79,12 +99,24 @@ final class RunCommand implements Callable<Integer> {
             out.println("cctk run: " + world + " rank(s) of " + file);
             out.flush();
             final List<String> args = new ArrayList<>(List.of("rank", "--spec", file.toString()));
+            args.addAll(Main.stacktraceFlag(spec));
             if (backend != null && specFile != null) {
                 args.addAll(List.of("--backend", backend));
             }
             worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(args)));
         }
         return worst;
+    }
+
+    /** The largest message of the sweep in bytes, over its sizes and types. */
+    private static long largestBuffer(final JobSpec job) {
+        long max = 0;
+        for (final MessageSize size : job.benchmark().sizes()) {
+            for (final DType type : job.benchmark().dtypes()) {
+                max = Math.max(max, size.bytes(type));
+            }
+        }
+        return max;
     }
 
     private static Path frozen(final JobSpec job) {

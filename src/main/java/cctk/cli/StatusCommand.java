@@ -3,6 +3,7 @@ package cctk.cli;
 import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.slurm.JobQuery;
+import cctk.slurm.JobState;
 import cctk.slurm.JobStatus;
 import cctk.slurm.ProcessRunner;
 import cctk.slurm.SlurmCli;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Prints the state of one Slurm job, e.g. 'job 12 FAILED, exit code 3:0 (NonZeroExitCode)'.",
             "Exit code: 0 when Slurm answered, whatever the job's state (the state is in the line); 1 when no "
-            + "Slurm tool knows the job (ended long ago, or never existed); 3 when Slurm could not be asked."})
+            + "Slurm tool knows the job (ended long ago, or never existed); 3 when Slurm could not be asked or"
+            + " answered with no state cctk knows."})
 final class StatusCommand implements Callable<Integer> {
 
     @Spec
@@ -34,6 +36,11 @@ final class StatusCommand implements Callable<Integer> {
         final JobStatus s = new JobQuery(slurm).query(jobId).orElseThrow(() -> CctkException.failed(
                 "no Slurm tool knows job " + jobId + ": squeue and scontrol forget a job MinJobAge seconds after"
                 + " it ends, and sacct needs accounting."));
+        if (s.state() == JobState.UNKNOWN) {
+            throw CctkException.environment(s.source() + " answered for job " + jobId + ", but not with a job state"
+                    + " cctk knows (" + s.reason() + "); is this Slurm's own " + s.source() + ", and which version?"
+                    + " Ask it directly: scontrol show job " + jobId + ".");
+        }
         spec.commandLine().getOut().println(s.describe() + " [" + s.source() + "]");
         return ExitCode.OK.code();
     }

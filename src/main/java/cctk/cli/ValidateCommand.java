@@ -32,12 +32,12 @@ final class ValidateCommand implements Callable<Integer> {
         for (final Path file : files) {
             try {
                 SpecParser.parse(file);
-                out.println("ok " + file);
+                out.println("ok " + Main.printable(file.toString()));
             } catch (final CctkException e) {
                 if (e.exitCode() != ExitCode.USAGE) {
                     throw e;
                 }
-                err.println("cctk: " + e.getMessage());
+                err.println("cctk: " + Main.printable(e.getMessage()));
                 bad++;
             }
         }

@@ -76,6 +76,7 @@ public final class LocalLauncher {
                 env.put(RankConfiguration.MASTER_PORT_PROP, Integer.toString(port));
                 env.put(RankConfiguration.CCTK_SECRET_PROP, secret);
                 env.put(RankConfiguration.CCTK_LAUNCH_ID_PROP, launchId);
+                env.put(RankConfiguration.CCTK_LAUNCHER_PID_PROP, Long.toString(ProcessHandle.current().pid()));
                 final Process p = start(pb, r);
                 ranks.add(p);
                 final int rank = r;

@@ -54,6 +54,8 @@ public final class RankConfiguration {
 
     /** cctk's local launcher marks its ranks with its run id; then the torchrun-style variables are read. */
     public static final String CCTK_LAUNCH_ID_PROP = "CCTK_LAUNCH_ID";
+    /** cctk's local launcher names its own pid: its ranks stop when it is gone (cctk.launch.LauncherWatch). */
+    public static final String CCTK_LAUNCHER_PID_PROP = "CCTK_LAUNCHER_PID";
     /** The per-job secret ranks prove they know when joining the store. Never printed. */
     public static final String CCTK_SECRET_PROP = "CCTK_SECRET";
 
@@ -84,7 +86,7 @@ public final class RankConfiguration {
     }
 
     /** The value of {@code name}, or null when unset or blank. */
-    static String optional(final Map<String, String> env, final String name) {
+    public static String optional(final Map<String, String> env, final String name) {
         final String v = env.get(name);
         return v == null || v.isBlank() ? null : v.trim();
     }

@@ -53,7 +53,7 @@ public final class JobQuery {
         if (line.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new JobStatus(jobId, JobState.parse(line), null, null, "squeue"));
+        return Optional.of(new JobStatus(jobId, JobState.parse(line), null, unparsed(line), "squeue"));
     }
 
     /** {@code scontrol show job ID}: the JobState=, ExitCode= and Reason= fields. */
@@ -68,8 +68,9 @@ public final class JobQuery {
         if ("None".equals(why)) {
             why = null;
         }
-        return Optional.of(new JobStatus(jobId, JobState.parse(state.group(1)),
-                exit.find() ? exit.group(1) : null, why, "scontrol"));
+        final JobState parsed = JobState.parse(state.group(1));
+        return Optional.of(new JobStatus(jobId, parsed, exit.find() ? exit.group(1) : null,
+                parsed == JobState.UNKNOWN ? unparsed(state.group(1)) : why, "scontrol"));
     }
 
     /** {@code sacct -j ID -X -n -P -o JobID,State,ExitCode}: "12|CANCELLED by 0|0:15", one line per job. */
@@ -78,9 +79,23 @@ public final class JobQuery {
             final String[] f = line.strip().split("\\|", -1);
             if (f.length >= 3 && f[0].equals(jobId)) {
                 return Optional.of(new JobStatus(jobId, JobState.parse(f[1]),
-                        f[2].isBlank() ? null : f[2].strip(), null, "sacct"));
+                        f[2].isBlank() ? null : f[2].strip(), unparsed(f[1]), "sacct"));
             }
         }
         return Optional.empty();
+    }
+
+    /** For a state cctk cannot read: what Slurm said, quoted, control characters shown as '?', at most 80. */
+    static String unparsed(final String text) {
+        if (JobState.parse(text) != JobState.UNKNOWN) {
+            return null;
+        }
+        final StringBuilder sb = new StringBuilder("Slurm said '");
+        final String t = text.strip();
+        for (int i = 0; i < t.length() && i < 80; i++) {
+            final char c = t.charAt(i);
+            sb.append(c < 0x20 || (c >= 0x7f && c < 0xa0) ? '?' : c);
+        }
+        return sb.append(t.length() > 80 ? "...'" : "'").toString();
     }
 }

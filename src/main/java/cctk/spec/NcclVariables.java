@@ -10,53 +10,53 @@ import java.util.regex.Pattern;
 
 /**
  * The NCCL variables a spec may set, each with the values NCCL really accepts. Every entry follows
- * /work/shared/research/clusters.md §3 (the §3.2 table, the §3.1 list syntax and the parsing pitfalls of
- * NCCL's source); cctk is stricter than NCCL, which silently ignores what it cannot parse.
+ * NCCL's documentation and source (docs/sources.md: [NCCL-ENV] for the values, [NCCL-SRC] for the list syntax and
+ * the parsing pitfalls); cctk is stricter than NCCL, which silently ignores what it cannot parse.
  */
 public final class NcclVariables {
 
-    /** Topology levels, compared with strcmp by NCCL, so case matters (clusters.md §3, "Level strings"). */
+    /** Topology levels, compared with strcmp by NCCL, so case matters ([NCCL-SRC]). */
     static final List<String> LEVELS = List.of("LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C", "PXN", "PHB", "SYS");
-    /** clusters.md §3.2 NCCL_DEBUG (source also ABORT), case-insensitive. */
+    /** [NCCL-ENV] NCCL_DEBUG (source also ABORT), case-insensitive. */
     static final List<String> DEBUG_LEVELS = List.of("VERSION", "WARN", "INFO", "TRACE", "ABORT");
-    /** clusters.md §3.2 NCCL_DEBUG_SUBSYS, including ALLOC_HOST and DESTROY of the 2.30 source. */
+    /** [NCCL-ENV] NCCL_DEBUG_SUBSYS, including ALLOC_HOST and DESTROY of the 2.30 source. */
     static final List<String> SUBSYSTEMS = List.of("INIT", "COLL", "P2P", "SHM", "NET", "GRAPH", "TUNING", "ENV",
             "ALLOC", "CALL", "PROXY", "NVLS", "BOOTSTRAP", "REG", "PROFILE", "RAS", "ALL", "ALLOC_HOST", "DESTROY");
-    /** clusters.md §3.2 NCCL_ALGO tokens (Collnet 2.5-2.13, CollnetChain/Direct 2.14+, NVLS 2.17+, PAT 2.23+). */
+    /** [NCCL-ENV] NCCL_ALGO tokens (Collnet 2.5-2.13, CollnetChain/Direct 2.14+, NVLS 2.17+, PAT 2.23+). */
     static final List<String> ALGORITHMS = List.of("Ring", "Tree", "Collnet", "CollnetChain", "CollnetDirect",
             "NVLS", "NVLSTree", "PAT");
-    /** clusters.md §3.2 NCCL_PROTO tokens. */
+    /** [NCCL-ENV] NCCL_PROTO tokens. */
     static final List<String> PROTOCOLS = List.of("LL", "LL128", "Simple");
     /** Function names of the 2.24+ per-function syntax {@code allreduce:tree;broadcast:ring}. */
     static final List<String> FUNCTIONS = List.of("AllReduce", "Broadcast", "Reduce", "AllGather", "ReduceScatter");
-    /** clusters.md §1.3 and §3.2 NCCL_NET: IB, Socket, and the aws-ofi-nccl names; matched case-insensitively. */
+    /** [NCCL-ENV][AWS-OFI] NCCL_NET: IB, Socket, and the aws-ofi-nccl names; matched case-insensitively. */
     static final List<String> NETS = List.of("IB", "Socket", "AWS Libfabric", "Libfabric", "OFI");
 
     private static final Pattern DECIMAL = Pattern.compile("-?(0|[1-9][0-9]*)");
     private static final Pattern LIST_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
     private static final Pattern PLUGIN = Pattern.compile("[A-Za-z0-9_.-]{1,255}");
     private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+):([0-9]{1,5})");
-    /** Names NCCL renamed: the old ones do nothing in current NCCL (clusters.md §3.2). */
+    /** Names NCCL renamed: the old ones do nothing in current NCCL ([NCCL-ENV]). */
     private static final Map<String, String> RENAMED = Map.of("NCCL_IB_GDR_LEVEL", "NCCL_NET_GDR_LEVEL",
             "NCCL_MIN_NRINGS", "NCCL_MIN_NCHANNELS", "NCCL_MAX_NRINGS", "NCCL_MAX_NCHANNELS");
 
     private static final Map<String, Function<String, String>> TABLE = new LinkedHashMap<>();
 
     static {
-        // §3.1 list syntax: interfaces take no :port (eth0:1 would silently act as the prefix eth0).
+        // [NCCL-SRC] list syntax: interfaces take no :port (eth0:1 would silently act as the prefix eth0).
         TABLE.put("NCCL_SOCKET_IFNAME", v -> nameList(v, false, 16));
         TABLE.put("NCCL_OOB_NET_IFNAME", v -> nameList(v, false, 16));
         TABLE.put("NCCL_IB_HCA", v -> nameList(v, true, 32));
         TABLE.put("NCCL_SOCKET_FAMILY", v -> oneOf(v, List.of("AF_INET", "AF_INET6"), true));
-        // §3.2 booleans: "1 disables".
+        // [NCCL-ENV] booleans: "1 disables".
         TABLE.put("NCCL_IB_DISABLE", v -> integer(v, 0, 1));
         TABLE.put("NCCL_P2P_DISABLE", v -> integer(v, 0, 1));
         TABLE.put("NCCL_SHM_DISABLE", v -> integer(v, 0, 1));
         TABLE.put("NCCL_OOB_NET_ENABLE", v -> integer(v, 0, 1));
-        // §3.2 levels: names, or the legacy integers (0=LOC ... 4=SYS, larger = SYS).
+        // [NCCL-ENV] levels: names, or the legacy integers (0=LOC ... 4=SYS, larger = SYS).
         TABLE.put("NCCL_P2P_LEVEL", NcclVariables::level);
         TABLE.put("NCCL_NET_GDR_LEVEL", NcclVariables::level);
-        // §3.2 integers; decimal only, because NCCL's strtoll reads 010 as 8 and 08388608 as 0 (§3 pitfalls).
+        // [NCCL-ENV] integers; decimal only, because NCCL's strtoll reads 010 as 8 and 08388608 as 0 ([NCCL-SRC]).
         TABLE.put("NCCL_IB_GID_INDEX", v -> integer(v, -1, 255));
         TABLE.put("NCCL_IB_TIMEOUT", v -> integer(v, 0, 31));
         TABLE.put("NCCL_IB_RETRY_CNT", v -> integer(v, 0, 7));
@@ -70,7 +70,7 @@ public final class NcclVariables {
         TABLE.put("NCCL_NSOCKS_PERTHREAD", v -> integer(v, 1, 64));
         TABLE.put("NCCL_SOCKET_RETRY_CNT", v -> integer(v, 0, 1_000_000));
         TABLE.put("NCCL_SOCKET_RETRY_SLEEP_MSEC", v -> integer(v, 0, 1_000_000));
-        // §3.2 names: NCCL_NET exact but case-insensitive; NCCL_NET_PLUGIN a suffix, a library or none.
+        // [NCCL-ENV] names: NCCL_NET exact but case-insensitive; NCCL_NET_PLUGIN a suffix, a library or none.
         TABLE.put("NCCL_NET", v -> oneOf(v, NETS, false));
         TABLE.put("NCCL_NET_PLUGIN", v -> PLUGIN.matcher(v).matches() ? null
                 : "expected a plugin name such as aws-ofi or none");
@@ -121,7 +121,7 @@ public final class NcclVariables {
         return hint < 0 ? expected + found : expected.substring(0, hint) + found + expected.substring(hint);
     }
 
-    /** Checks across variables: NTHREADS x NSOCKS_PERTHREAD must stay within 64 (clusters.md §3.2). */
+    /** Checks across variables: NTHREADS x NSOCKS_PERTHREAD must stay within 64 ([NCCL-ENV]). */
     static String checkTogether(final Map<String, String> env) {
         final String t = env.get("NCCL_SOCKET_NTHREADS");
         final String n = env.get("NCCL_NSOCKS_PERTHREAD");
@@ -158,7 +158,7 @@ public final class NcclVariables {
         return "expected one of " + String.join(", ", allowed) + Suggestions.didYouMean(v, allowed);
     }
 
-    /** §3.1: [^][=]name[:port]{,name[:port]}; ^ and = only at the start; :port only for HCAs. */
+    /** [NCCL-SRC]: [^][=]name[:port]{,name[:port]}; ^ and = only at the start; :port only for HCAs. */
     private static String nameList(final String v, final boolean ports, final int max) {
         final String expected = "expected a comma list of " + (ports ? "HCA names, each with an optional :port,"
                 : "interface names (no :port),") + " optionally starting with ^ (exclude), = (exact) or ^=";
@@ -217,7 +217,7 @@ public final class NcclVariables {
         return null;
     }
 
-    /** §3.2 NCCL_DEBUG_FILE: a path, %h and %p expand; NCCL does not expand ~. */
+    /** [NCCL-ENV] NCCL_DEBUG_FILE: a path, %h and %p expand; NCCL does not expand ~. */
     private static String path(final String v) {
         if (v.isEmpty() || v.startsWith("~") || v.chars().anyMatch(Character::isWhitespace)) {
             return "expected a file path without ~ or spaces (NCCL expands %h and %p, not ~)";

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 final class SpecBuilder {
 
     static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    /** Linux interface names: at most 15 characters (IFNAMSIZ 16 with the NUL; clusters.md §3.1, [LINUX-IF]). */
+    /** Linux interface names: at most 15 characters (IFNAMSIZ 16 with the NUL; [LINUX-IF] in docs/sources.md). */
     static final Pattern IFNAME = Pattern.compile("[A-Za-z0-9_.:-]{1,15}");
     private static final Pattern TIME = Pattern.compile("(\\d+-)?\\d{1,2}:[0-5]\\d:[0-5]\\d");
     private static final Pattern SHELL_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -34,9 +34,11 @@ final class SpecBuilder {
         final int before = problems.size();
         final Resources resources = resources(top.section("resources"));
         final boolean resourcesOk = problems.size() == before;
-        final Map<String, String> nccl = ncclEnv(top.section("nccl_env"));
+        final Section ncclSection = top.section("nccl_env");
+        final Map<String, String> nccl = ncclEnv(ncclSection);
         final Map<String, String> env = env(top.section("env"));
         final NcclOptions ncclOptions = NcclBuilder.build(top.section("nccl"));
+        debugSetOnce(ncclSection, nccl, ncclOptions);
         final Benchmark benchmark = BenchmarkBuilder.build(top.section("benchmark"), resources, resourcesOk,
                 ncclOptions);
         final List<Reference> references = ReferenceBuilder.build(top);
@@ -146,6 +148,20 @@ final class SpecBuilder {
             return fallback;
         }
         return v;
+    }
+
+    /** {@code nccl.debug} exports NCCL_DEBUG and NCCL_DEBUG_FILE itself: the job script must not set them twice. */
+    private static void debugSetOnce(final Section s, final Map<String, String> nccl, final NcclOptions options) {
+        if (!options.debug()) {
+            return;
+        }
+        for (final String name : List.of("NCCL_DEBUG", "NCCL_DEBUG_FILE")) {
+            if (nccl.containsKey(name)) {
+                s.problems().add(s.keyWhere(name), s.keyPath(name), "nccl.debug: true already sets " + name
+                        + " (INFO into a per-rank file under the output directory); remove it here, or set"
+                        + " nccl.debug: false to choose NCCL's log yourself");
+            }
+        }
     }
 
     private static Map<String, String> ncclEnv(final Section s) {

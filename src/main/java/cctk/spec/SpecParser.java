@@ -1,6 +1,7 @@
 package cctk.spec;
 
 import cctk.CctkException;
+import cctk.IoErrors;
 import cctk.spec.SpecValue.Kind;
 import java.io.IOException;
 import java.io.StringReader;
@@ -141,6 +142,10 @@ public final class SpecParser {
             if (!Files.exists(file)) {
                 throw CctkException.usage("cannot read spec " + file + ": no such file");
             }
+            if (Files.isDirectory(file)) {
+                throw CctkException.usage("cannot read spec " + file + ": it is a directory; name a spec file in it,"
+                        + " e.g. configs/local.yaml.");
+            }
             if (!Files.isRegularFile(file)) {
                 throw CctkException.usage("cannot read spec " + file + ": not a regular file");
             }
@@ -151,7 +156,7 @@ public final class SpecParser {
             }
             bytes = Files.readAllBytes(file);
         } catch (final IOException e) {
-            throw CctkException.usage("cannot read spec " + file + ": " + e.getMessage());
+            throw CctkException.usage("cannot read spec " + file + ": " + IoErrors.reason(e) + ".");
         }
         for (final byte b : bytes) {
             if (b == 0) {

@@ -2,13 +2,13 @@ package cctk.rank;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.SlurmTests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,7 +26,7 @@ class HostlistIT {
 
     @Test
     void matchesScontrolOnFixedAndGeneratedExpressions() throws Exception {
-        Assumptions.assumeTrue(scontrolRuns(), "scontrol is not installed");
+        requireScontrol();
         final List<String> expressions = new ArrayList<>(FIXED);
         final Random random = new Random(42);
         for (int i = 0; i < 60; i++) {
@@ -39,7 +39,7 @@ class HostlistIT {
 
     @Test
     void rejectsWhatScontrolCallsInvalid() throws Exception {
-        Assumptions.assumeTrue(scontrolRuns(), "scontrol is not installed");
+        requireScontrol();
         for (final String e : List.of("nid[5-3]", "n[]", "n[-1]", "n[1x2]", "n[1-2]]")) {
             assertThat(String.join(" ", scontrol(e))).as(e).containsIgnoringCase("invalid");
             assertThat(catchFailure(e)).as(e).isTrue();
@@ -81,6 +81,13 @@ class HostlistIT {
             }
         }
         return s.toString();
+    }
+
+    /** scontrol needs no daemon, only Slurm's packages: install them (as root) or fail/skip loudly. */
+    private static void requireScontrol() {
+        if (!scontrolRuns()) {
+            SlurmTests.ensure("local", "HostlistIT");
+        }
     }
 
     private static boolean scontrolRuns() {

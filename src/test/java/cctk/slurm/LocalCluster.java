@@ -1,8 +1,8 @@
 package cctk.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import cctk.SlurmTests;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,17 +47,9 @@ final class LocalCluster {
         }
     }
 
-    /** Starts {@code mode} (local|netns) unless it already runs; skips the class where that cannot work. */
+    /** Starts {@code mode} (local|netns) unless it already runs: {@link SlurmTests#ensure}, the one gate. */
     static void ensure(final String mode) {
-        final boolean ci = "true".equals(System.getenv("CI"));
-        final boolean root = "root".equals(System.getProperty("user.name"));
-        final boolean installed = ProcessRunner.fromSystem(s -> { }).which("sbatch").isPresent();
-        if (!ci) {
-            assumeTrue(root && installed, "needs root and Slurm installed: scripts/slurm-local.sh start " + mode);
-        }
-        final Run r = run(Duration.ofSeconds(300), "bash", ROOT.resolve("scripts/slurm-local.sh").toString(),
-                "start", mode);
-        assertThat(r.code()).as("scripts/slurm-local.sh start %s:%n%s", mode, r.out()).isZero();
+        SlurmTests.ensure(mode, "the Slurm ITs of cctk.slurm (" + mode + " mode)");
     }
 
     /** Runs {@code argv} in the checkout, output and errors merged; fails the test past {@code limit}. */

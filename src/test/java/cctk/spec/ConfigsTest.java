@@ -49,7 +49,8 @@ class ConfigsTest {
         assertThat(s.cluster().constraint()).isEqualTo("gpu");
         assertThat(s.resources().nics()).containsExactly("hsn0", "hsn1", "hsn2", "hsn3");
         assertThat(s.ncclEnv()).containsEntry("NCCL_NET_GDR_LEVEL", "PHB").containsEntry("NCCL_CROSS_NIC", "1")
-                .containsEntry("NCCL_DEBUG", "INFO");
+                .doesNotContainKey("NCCL_DEBUG");
+        assertThat(s.nccl().debug()).as("nccl.debug exports NCCL_DEBUG=INFO, once").isTrue();
         assertThat(s.env()).containsEntry("FI_CXI_DISABLE_HOST_REGISTER", "1");
         assertThat(s.benchmark().backends()).containsExactly("nccl", "tcp");
         assertThat(s.benchmark().taskCounts()).containsExactly(4);
@@ -82,6 +83,14 @@ class ConfigsTest {
         assertThat(s.ncclEnv()).containsEntry("NCCL_IB_HCA", "=mlx5_0,mlx5_1,mlx5_2,mlx5_3");
         assertThat(s.resources().totalTasks()).isEqualTo(8);
         assertThat(s.cluster().sbatchExtra()).containsExactly("--exclusive");
+    }
+
+    @Test
+    void ncclDebugAndANcclDebugVariableAreRefusedTogether() {
+        final Path spec = SpecFiles.write(dir, "twice.yaml", "resources: {nodes: 1, tasks_per_node: 1}\n"
+                + "nccl_env: {NCCL_DEBUG: WARN, NCCL_DEBUG_FILE: /tmp/x.%h}\nnccl: {debug: true}\n");
+        assertThat(SpecFiles.problemsOf(spec)).contains("twice.yaml:2:12: nccl_env.NCCL_DEBUG: nccl.debug: true"
+                + " already sets NCCL_DEBUG").contains("nccl_env.NCCL_DEBUG_FILE: nccl.debug: true already sets");
     }
 
     @Test

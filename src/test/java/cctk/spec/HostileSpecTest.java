@@ -99,7 +99,7 @@ class HostileSpecTest {
     @Test
     void missingFileAndDirectory() {
         assertThat(SpecFiles.problemsOf(dir.resolve("nope.yaml"))).contains("no such file");
-        assertThat(SpecFiles.problemsOf(dir)).contains("not a regular file");
+        assertThat(SpecFiles.problemsOf(dir)).contains("it is a directory");
     }
 
     @Test

@@ -1,0 +1,88 @@
+package cctk.launch;
+
+import cctk.ExitCode;
+import cctk.rank.RankConfiguration;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A rank started by {@link LocalLauncher} stops when its launcher is gone (SIGKILL, a crash, a closed terminal),
+ * instead of running its sweep to the end as an orphan of PID 1. Two signs, whichever comes first: its standard
+ * input, a pipe the launcher holds open, reaches end of file; or its parent is no longer the launcher whose pid
+ * {@code CCTK_LAUNCHER_PID} names (polled every {@value #POLL_MS} ms; a re-parented process has a new parent, so
+ * a recycled pid cannot fool it). Ranks of srun, torchrun or mpirun are not watched. The rank then exits with
+ * {@link ExitCode#ENVIRONMENT} through {@link System#exit}, so its shutdown hooks run (the result files are
+ * finished); if they take longer than {@value #HALT_AFTER_MS} ms it halts. <b>Note:</b> one call per process.
+ */
+public final class LauncherWatch {
+
+    static final int POLL_MS = 100;
+    static final int HALT_AFTER_MS = 5_000;
+
+    private LauncherWatch() {
+    }
+
+    /** Starts watching when {@code env} says a local launcher started this process; returns whether it does. */
+    public static boolean startIfLaunched(final Map<String, String> env, final PrintWriter err) {
+        final String pidText = RankConfiguration.optional(env, RankConfiguration.CCTK_LAUNCHER_PID_PROP);
+        if (pidText == null || RankConfiguration.optional(env, RankConfiguration.CCTK_LAUNCH_ID_PROP) == null
+                || !pidText.matches("[0-9]{1,10}")) {
+            return false;
+        }
+        final long launcher = Long.parseLong(pidText);
+        if (parent().orElse(-1L) != launcher) {
+            gone(err, launcher, "it is not this rank's parent");
+        }
+        daemon(() -> {
+            while (parent().orElse(-1L) == launcher) {
+                try {
+                    Thread.sleep(POLL_MS);
+                } catch (final InterruptedException e) {
+                    return;
+                }
+            }
+            gone(err, launcher, "this rank has a new parent");
+        }, "cctk-launcher-watch");
+        daemon(() -> {
+            final InputStream in = System.in;
+            final byte[] sink = new byte[256];
+            try {
+                while (in.read(sink) >= 0) {
+                    // the launcher writes nothing; anything read is ignored
+                }
+            } catch (final IOException e) {
+                // a broken pipe says the same as end of file
+            }
+            gone(err, launcher, "its pipe to this rank closed");
+        }, "cctk-launcher-pipe");
+        return true;
+    }
+
+    private static Optional<Long> parent() {
+        return ProcessHandle.current().parent().map(ProcessHandle::pid);
+    }
+
+    private static synchronized void gone(final PrintWriter err, final long launcher, final String sign) {
+        err.println("cctk: the launcher that started this rank (cctk run or cctk demo, pid " + launcher + ") is gone ("
+                + sign + "); this rank stops too.");
+        err.flush();
+        daemon(() -> {
+            try {
+                Thread.sleep(HALT_AFTER_MS);
+            } catch (final InterruptedException e) {
+                // halt anyway
+            }
+            Runtime.getRuntime().halt(ExitCode.ENVIRONMENT.code());
+        }, "cctk-launcher-halt");
+        System.exit(ExitCode.ENVIRONMENT.code());
+    }
+
+    private static void daemon(final Runnable r, final String name) {
+        final Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+    }
+}
