@@ -67,8 +67,17 @@ public final class EarlyEnd {
         if ("USR1".equals(s.getName())) {
             warned = true;
         }
+        stop(cause, "on " + s.getName());
+    }
+
+    /**
+     * Ends the process early for {@code cause} (e.g. its launcher is gone), as a signal does: the running sweep
+     * writes its final files with that cause, then the process halts. {@code how} ends the last message when the
+     * sweep reports a fault rather than an early stop. Never returns.
+     */
+    public static void stop(final String cause, final String how) {
         if (!STOPPING.compareAndSet(false, true)) {
-            return; // the first signal's handler is finishing the files and ends the process
+            return; // the first stop is finishing the files and ends the process
         }
         int code = ExitCode.FAILED.code();
         try {
@@ -81,7 +90,7 @@ public final class EarlyEnd {
                 + e.getMessage());
         } finally {
             System.err.println("cctk: " + who + (code == ExitCode.FAILED.code() ? " stopped early: " + cause
-                : " ended on " + s.getName() + " after a fault") + "; exit code " + code + ".");
+                : " ended " + how + " after a fault") + "; exit code " + code + ".");
             System.err.flush();
             Runtime.getRuntime().halt(code);
         }

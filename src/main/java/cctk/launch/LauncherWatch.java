@@ -1,6 +1,7 @@
 package cctk.launch;
 
 import cctk.ExitCode;
+import cctk.bench.EarlyEnd;
 import cctk.rank.RankConfiguration;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,9 +14,9 @@ import java.util.Optional;
  * instead of running its sweep to the end as an orphan of PID 1. Two signs, whichever comes first: its standard
  * input, a pipe the launcher holds open, reaches end of file; or its parent is no longer the launcher whose pid
  * {@code CCTK_LAUNCHER_PID} names (polled every {@value #POLL_MS} ms; a re-parented process has a new parent, so
- * a recycled pid cannot fool it). Ranks of srun, torchrun or mpirun are not watched. The rank then exits with
- * {@link ExitCode#ENVIRONMENT} through {@link System#exit}, so its shutdown hooks run (the result files are
- * finished); if they take longer than {@value #HALT_AFTER_MS} ms it halts. <b>Note:</b> one call per process.
+ * a recycled pid cannot fool it). Ranks of srun, torchrun or mpirun are not watched. The rank then stops as on
+ * a signal ({@link EarlyEnd#stop}): a running sweep writes its final files with the cause; if that takes longer
+ * than {@value #HALT_AFTER_MS} ms it halts with {@link ExitCode#ENVIRONMENT}. <b>Note:</b> one call per process.
  */
 public final class LauncherWatch {
 
@@ -77,7 +78,15 @@ public final class LauncherWatch {
             }
             Runtime.getRuntime().halt(ExitCode.ENVIRONMENT.code());
         }, "cctk-launcher-halt");
-        System.exit(ExitCode.ENVIRONMENT.code());
+        // as a signal would: a running sweep writes its final files with this cause, then the process halts
+        EarlyEnd.stop("launcher gone: the cctk run or cctk demo (pid " + launcher + ") that started the ranks"
+                + " ended without stopping them (" + sign + ")", "when its launcher went away");
+        try {
+            Thread.sleep(HALT_AFTER_MS); // another stop is finishing the files; the halt above ends the wait
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Runtime.getRuntime().halt(ExitCode.ENVIRONMENT.code());
     }
 
     private static void daemon(final Runnable r, final String name) {
