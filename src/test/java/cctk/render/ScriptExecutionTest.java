@@ -2,6 +2,7 @@ package cctk.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.AdversarialTally;
 import cctk.spec.Cluster;
 import cctk.spec.Job;
 import cctk.spec.JobSpec;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -51,8 +53,18 @@ class ScriptExecutionTest {
             printf '%s\\0' "$@" > "$FAKE_DIR/module-$n.argv"
             """;
 
+    private static final AdversarialTally TALLY = new AdversarialTally("injection payloads");
+
+    /** The spec fields payloads went into in this test, and how many payloads each got. */
+    private final Map<String, Integer> used = new java.util.LinkedHashMap<>();
+
     @TempDir
     Path tmp;
+
+    @AfterAll
+    static void report() {
+        TALLY.report();
+    }
     Path fake;
     Path bin;
     Path base;
@@ -68,6 +80,7 @@ class ScriptExecutionTest {
 
     /** Payloads that each try to create their own file in tmp. */
     private List<String> payloads(final String tag) {
+        used.merge(tag, 1, Integer::sum);
         final String p = tmp.resolve("pwned-" + tag).toString();
         return List.of("$(touch " + p + "-dollar)", "`touch " + p + "-tick`", "'; touch " + p + "-quote; '",
                 "\"; touch " + p + "-dq; \"", "x; touch " + p + "-semi", "a|touch " + p + "-pipe");
@@ -105,9 +118,20 @@ class ScriptExecutionTest {
         final Bash.Result r = runScript(job, true);
 
         assertThat(r.code()).as(r.err()).isZero();
+        final List<String> ran;
         try (Stream<Path> files = Files.list(tmp)) {
-            assertThat(files.map(f -> f.getFileName().toString())).noneMatch(f -> f.startsWith("pwned"));
+            ran = files.map(f -> f.getFileName().toString()).filter(f -> f.startsWith("pwned")).toList();
         }
+        for (final Map.Entry<String, Integer> tag : used.entrySet()) {
+            // hostile(tag) and the job name embed all six forms; every other call took one of them
+            final boolean whole = List.of("env", "nccl", "name").contains(tag.getKey());
+            for (int i = 0; i < (whole ? 6 : tag.getValue()); i++) {
+                TALLY.record(tag.getKey() + " payload " + i, ran.stream()
+                        .anyMatch(f -> f.startsWith("pwned-" + tag.getKey() + "-"))
+                        ? AdversarialTally.Outcome.WRONG_EXIT_CODE : AdversarialTally.Outcome.HANDLED);
+            }
+        }
+        assertThat(ran).as("payloads that ran").isEmpty();
         assertThat(envScript.resolveSibling("sourced")).as("env_script was sourced").exists();
         assertThat(Path.of(job.frozenSpec().job().outputDir())).isDirectory();
         assertThat(r.out()).contains("cctk: job " + jobName + " (Slurm job none)");
