@@ -40,6 +40,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     private final CudaTimer timer;
     private final Method allToAllCall;
     private final boolean hasLastError;
+    private final int ncclVersion;
     private Staging staging;
     private NcclBuffer barrierBuffer;
     private String op = "setup";
@@ -58,6 +59,9 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         this.memory = new DeviceMemory(device);
         this.allToAllCall = NcclSetup.allToAllMethod();
         this.hasLastError = NcclLibraries.has("ncclGetLastError");
+        final int[] v = new int[1];
+        nccl.ncclGetVersion(v);
+        this.ncclVersion = v[0];
         this.timer = new CudaTimer(this, timing);
     }
 
@@ -95,6 +99,11 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
             staging = new Staging(STAGING_BYTES);
         }
         return staging;
+    }
+
+    @Override
+    public String unsupported(final String collective, final DType type, final ReduceOp o, final boolean inPlace) {
+        return NcclTypes.unsupported(collective, type, o, inPlace, ncclVersion);
     }
 
     @Override

@@ -35,7 +35,8 @@ public final class NcclLibraries {
     static final String CACHE_PROPERTY = "org.bytedeco.javacpp.cachedir";
     static final String PATHS_FIRST_PROPERTY = "org.bytedeco.javacpp.pathsFirst";
     private static final Pattern CANNOT_OPEN = Pattern.compile("([^\\s/:]+\\.so(\\.\\d+)*): cannot open shared object");
-    private static final Pattern GLIBC = Pattern.compile("version .(GLIBC_[0-9.]+). not found");
+    private static final Pattern GLIBC = Pattern.compile("version .(GLIBC_[0-9.]+). not found(?: \\(required by"
+            + " ([^)\\s]+)\\))?");
     private static final Pattern NO_JNI = Pattern.compile("Could not find (jni\\w+) in class");
     private static final Pattern PLATFORM = Pattern.compile("Platform \"([^\"]+)\" not supported");
 
@@ -73,6 +74,7 @@ public final class NcclLibraries {
         if (System.getProperty(CACHE_PROPERTY) == null) {
             System.setProperty(CACHE_PROPERTY, cacheDir(env).toString());
         }
+        dropLibraryLinks(Path.of(System.getProperty(CACHE_PROPERTY)), searched(env, library));
         if (System.getProperty(PATHS_FIRST_PROPERTY) == null) {
             System.setProperty(PATHS_FIRST_PROPERTY, "true");
         }
@@ -110,6 +112,61 @@ public final class NcclLibraries {
         return Path.of(base, "cctk-javacpp-" + user.replaceAll("[^A-Za-z0-9._-]", "_"));
     }
 
+    /**
+     * Removes the links to site libraries (libnccl, libcudart, libcuda) that JavaCPP left in its cache on an earlier
+     * load and that point outside today's search path: it would use them again when the library is no longer on the
+     * path (a stale libnccl.so.2 from another module, or from an nccl.library since dropped). Links into today's
+     * directories stay, so ranks of one node sharing the cache never remove what another is loading; JavaCPP's own
+     * extracted JNI libraries (regular files) stay.
+     *
+     * @param cache    JavaCPP's cache directory
+     * @param searched the directories today's libraries may come from (LD_LIBRARY_PATH, nccl.library)
+     * @return how many links were removed
+     */
+    static int dropLibraryLinks(final Path cache, final Set<Path> searched) {
+        if (!Files.isDirectory(cache)) {
+            return 0;
+        }
+        int dropped = 0;
+        try (var files = Files.walk(cache, 8)) {
+            for (final Path p : (Iterable<Path>) files::iterator) {
+                final String name = p.getFileName().toString();
+                if (Files.isSymbolicLink(p) && (name.startsWith("libnccl.so") || name.startsWith("libcudart.so")
+                        || name.startsWith("libcuda.so")) && !searched.contains(target(p))) {
+                    Files.deleteIfExists(p);
+                    dropped++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return dropped; // a cache we cannot clean: JavaCPP's own load explains what goes wrong
+        }
+        return dropped;
+    }
+
+    /** The directory a link's target lies in (absolute, not further resolved), or null. */
+    private static Path target(final Path link) throws IOException {
+        final Path parent = link.getParent().resolve(Files.readSymbolicLink(link)).normalize().getParent();
+        return parent == null ? null : parent.toAbsolutePath();
+    }
+
+    /** LD_LIBRARY_PATH's, java.library.path's, the system's and nccl.library's directories (absolute). */
+    static Set<Path> searched(final Map<String, String> env, final String library) {
+        final Set<Path> dirs = new LinkedHashSet<>();
+        final String path = env.getOrDefault("LD_LIBRARY_PATH", "") + ":" + System.getProperty("java.library.path", "")
+                + ":/lib:/lib64:/usr/lib:/usr/lib64:/usr/lib/x86_64-linux-gnu:/usr/lib/aarch64-linux-gnu"
+                + ":/usr/local/cuda/lib64";
+        for (final String d : path.split(":")) {
+            if (!d.isBlank()) {
+                dirs.add(Path.of(d).toAbsolutePath().normalize());
+            }
+        }
+        if (library != null && !library.isBlank()) {
+            final Path p = Path.of(library).toAbsolutePath().normalize();
+            dirs.add(Files.isDirectory(p) || p.getParent() == null ? p : p.getParent());
+        }
+        return dirs;
+    }
+
     /** The messages of {@code t} and its causes, one a line (JavaCPP puts the real reason in a cause). */
     static String chain(final Throwable t) {
         final StringBuilder sb = new StringBuilder();
@@ -145,6 +202,13 @@ public final class NcclLibraries {
         }
         final Matcher glibc = GLIBC.matcher(chain);
         if (glibc.find()) {
+            final String by = glibc.group(2) == null ? "" : glibc.group(2).substring(glibc.group(2).lastIndexOf('/')
+                    + 1);
+            if (!by.isEmpty() && !by.startsWith("libjni")) {
+                return head + glibc.group(2) + " needs " + glibc.group(1) + ", newer than this node's C library (ldd"
+                        + " --version). That is the site's library, not cctk's: another cctk build will not help."
+                        + " Use a " + by + " built for this OS (the site's module), or set nccl.library to one.";
+            }
             return head + "this build's native code needs " + glibc.group(1) + ", newer than this node's C library"
                     + " (ldd --version). Build cctk with mvn -Pcuda12-oldglibc package (JavaCPP 1.5.11, glibc 2.14+)"
                     + " and run it on a Java runtime built for old glibc (docs/nccl.md).";
