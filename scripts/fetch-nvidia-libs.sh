@@ -47,7 +47,7 @@ wheel() { # wheel MAJOR PACKAGE SONAME
     local dir=$cache/wheels/$pkg
     mkdir -p "$dir"
     if ! ls "$dir"/*.whl >/dev/null 2>&1; then
-        retry timeout 900 python3 -m pip download -q --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 \
+        retry timeout 900 python3 -m pip download -q --retries 1 --no-deps --only-binary=:all: --platform manylinux_2_28_x86_64 \
             --platform manylinux2014_x86_64 --platform manylinux_2_18_x86_64 --platform manylinux_2_17_x86_64 \
             --python-version 3.11 -d "$dir" "$pkg" || { echo "cu$major: $pkg ($so)" >> "$cache/missing.txt"; return 0; }
     fi
@@ -80,7 +80,7 @@ driver() {
     local deb
     deb=$(ls "$cache"/deb/libcuda1_*.deb | head -1)
     echo "driver: $(basename "$deb") $(stat -c %s "$deb") bytes"
-    rm -rf "$cache/driver/x" && dpkg-deb -x "$deb" "$cache/driver/x"
+    rm -rf "$cache/driver/x" && mkdir -p "$cache/driver" && dpkg-deb -x "$deb" "$cache/driver/x"
     mkdir -p "$dest"
     local real
     real=$(find "$cache/driver/x" -name 'libcuda.so.*.*' -type f | head -1)

@@ -32,6 +32,15 @@ public final class NcclLibraries {
     /** The oldest NCCL cctk calls into: grouped ncclSend/ncclRecv came with 2.7. */
     public static final int MIN_NCCL = NcclTypes.version(2, 7, 0);
 
+    /**
+     * The NCCL functions cctk calls without a guard (all in NCCL 2.7); ncclAlltoAll (2.28+) and ncclGetLastError
+     * (2.13+) are called only where {@link #has} finds them.
+     */
+    public static final List<String> REQUIRED = List.of("ncclGetVersion", "ncclGetUniqueId", "ncclCommInitRank",
+            "ncclCommDestroy", "ncclCommAbort", "ncclCommGetAsyncError", "ncclGetErrorString", "ncclAllReduce",
+            "ncclAllGather", "ncclReduceScatter", "ncclBroadcast", "ncclReduce", "ncclSend", "ncclRecv",
+            "ncclGroupStart", "ncclGroupEnd");
+
     static final String CACHE_PROPERTY = "org.bytedeco.javacpp.cachedir";
     static final String PATHS_FIRST_PROPERTY = "org.bytedeco.javacpp.pathsFirst";
     private static final Pattern CANNOT_OPEN = Pattern.compile("([^\\s/:]+\\.so(\\.\\d+)*): cannot open shared object");
@@ -231,6 +240,14 @@ public final class NcclLibraries {
                 .replaceFirst("^[\\w.$]+(Error|Exception): ", "");
         return head + "loading the CUDA/NCCL libraries failed (" + first + "). Check module load cuda/nccl and"
                 + " LD_LIBRARY_PATH; this build is for CUDA " + cudaMajor + ".";
+    }
+
+    /** One paragraph: the loaded libnccl lacks {@code functions}. */
+    static String lacking(final List<String> functions) {
+        final String lib = mapped().stream().filter(m -> m.contains("libnccl")).findFirst().orElse("libnccl.so.2");
+        return "The nccl backend cannot start on " + hostName() + ": the loaded " + lib + " lacks " + String.join(", ",
+                functions) + " (calling a missing function would kill the process). It is not a usable NCCL 2.7 or"
+                + " newer: load the site's NCCL module or set nccl.library to a real libnccl.so.2.";
     }
 
     /** Whether the loaded libraries export {@code symbol}: calling a missing NCCL function kills the JVM. */

@@ -8,6 +8,7 @@ import cctk.spec.NcclOptions;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.cudart.cudaDeviceProp;
@@ -58,8 +59,10 @@ public final class NcclSetup {
         final int err = cudart.cudaGetDeviceCount(count);
         if (err == cudart.cudaErrorNoDevice) {
             count[0] = 0;
-        } else {
-            Cuda.check(err, "cudaGetDeviceCount");
+        } else if (err != cudart.cudaSuccess) {
+            throw CctkException.environment("The CUDA runtime finds no usable GPU on " + NcclLibraries.hostName()
+                    + ": cudaGetDeviceCount says '" + Cuda.text(err) + "' (cudaError " + err + "). Check nvidia-smi"
+                    + " on this node and that the job asked Slurm for GPUs (resources.gpus_per_node).");
         }
         final int device = DeviceChoice.pick(r.localRank(), count[0], r.options().devices());
         Cuda.check(cudart.cudaSetDevice(device), "cudaSetDevice(" + device + ")");
@@ -160,17 +163,25 @@ public final class NcclSetup {
     /** Driver too old for the runtime, or NCCL older than cctk needs: explained before anything runs. */
     private static void checkVersions() {
         final int[] v = new int[1];
+        if (!NcclLibraries.has("ncclGetVersion")) {
+            throw CctkException.environment(NcclLibraries.lacking(List.of("ncclGetVersion")));
+        }
+        nccl.ncclGetVersion(v);
+        final String ncclProblem = ncclProblem(v[0]);
+        if (ncclProblem != null) {
+            throw CctkException.environment(ncclProblem);
+        }
+        // a function the loaded libnccl lacks kills the JVM when called (lazy binding): refuse it now instead
+        final List<String> missing = NcclLibraries.REQUIRED.stream().filter(f -> !NcclLibraries.has(f)).toList();
+        if (!missing.isEmpty()) {
+            throw CctkException.environment(NcclLibraries.lacking(missing));
+        }
         cudart.cudaDriverGetVersion(v);
         final int driver = v[0];
         cudart.cudaRuntimeGetVersion(v);
         final String driverProblem = driverProblem(driver, v[0], NcclLibraries.hostName());
         if (driverProblem != null) {
             throw CctkException.environment(driverProblem);
-        }
-        nccl.ncclGetVersion(v);
-        final String ncclProblem = ncclProblem(v[0]);
-        if (ncclProblem != null) {
-            throw CctkException.environment(ncclProblem);
         }
     }
 
@@ -197,7 +208,8 @@ public final class NcclSetup {
     /** Why the loaded NCCL (ncclGetVersion's code) is too old for cctk, or null. */
     static String ncclProblem(final int code) {
         if (NcclTypes.normalised(code) < NcclLibraries.MIN_NCCL) {
-            return "The loaded NCCL is " + NcclTypes.versionText(code) + "; cctk needs "
+            return "The nccl backend cannot start on " + NcclLibraries.hostName() + ": the loaded NCCL is "
+                    + NcclTypes.versionText(code) + "; cctk needs "
                     + NcclTypes.versionText(NcclLibraries.MIN_NCCL) + " or newer. Load a newer NCCL module or set"
                     + " nccl.library.";
         }
