@@ -8,7 +8,8 @@ import org.bytedeco.javacpp.Pointer;
 /**
  * Device memory from cudaMalloc, or a slice of it. {@link #pointer()} is positioned at the slice's first byte
  * ({@code void*} arguments get address + position in bytes). Uploads and downloads go through the
- * communicator's pinned staging buffer, asynchronously on its stream. Freed by the communicator once the root buffer is unreachable.
+ * communicator's pinned staging buffer, asynchronously on its stream. Freed by the communicator once the root
+ * buffer is unreachable.
  * <b>Note:</b> not threadsafe.
  */
 final class NcclBuffer implements CommBuffer {
