@@ -152,6 +152,19 @@ class NcclRealLibrariesIT {
         }
     }
 
+    /** The real NCCL refusing a send inside a group: cctk closes the group anyway and names NCCL's last error. */
+    @Test
+    void aFailingCallInsideAGroupLeavesNoGroupOpen() throws Exception {
+        final Run r = probe(List.of(CU13.toString(), DRIVER.toString()), "group");
+        assertThat(r.code()).as(r.out()).isZero();
+        // the raw sequence: the group's deferred error comes back from the ncclGroupEnd that closes it
+        assertThat(r.out()).contains("raw-send 4", "raw-extra-group-end 4");
+        assertThat(r.out()).contains("sendrecv ENVIRONMENT NCCL sendrecv of 16 bytes on rank 0 (GPU 0) failed:"
+                + " invalid argument", "comm argument is NULL");
+        assertThat(r.out()).as("a group left open would be ended here (4), not refused (5: not in a group)")
+                .contains("extra-group-end 5");
+    }
+
     @Test
     void withoutADriverTheRunSaysSo() throws Exception {
         environmentError("no libcuda.so.1", run(List.of(CU13.toString())), "no NVIDIA driver on this node",

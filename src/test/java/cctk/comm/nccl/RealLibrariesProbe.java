@@ -28,6 +28,46 @@ public final class RealLibrariesProbe {
         }
     }
 
+    /**
+     * A send/recv whose ncclSend fails (a communicator NCCL refuses: no GPU needed) must leave no group open: an
+     * extra ncclGroupEnd afterwards is then "not in a group" (ncclInvalidUsage), where a group left open would
+     * have been ended by it (ncclSuccess), as the raw sequence shows first.
+     */
+    private static void group() {
+        final org.bytedeco.cuda.nccl.ncclComm none = new org.bytedeco.cuda.nccl.ncclComm();
+        final org.bytedeco.javacpp.Pointer p = new org.bytedeco.javacpp.Pointer();
+        nccl.ncclGroupStart();
+        System.out.println("raw-send " + nccl.ncclSend(p, 4, nccl.ncclFloat32, 1, none, null));
+        System.out.println("raw-extra-group-end " + nccl.ncclGroupEnd());
+        final Watchdog.Health quiet = new Watchdog.Health() {
+            @Override
+            public int asyncError() {
+                return 0;
+            }
+
+            @Override
+            public String errorText(final int code) {
+                return "error " + code;
+            }
+
+            @Override
+            public void abort() {
+                // nothing to abort: the communicator is a null handle
+            }
+        };
+        final NcclCommunicator comm = new NcclCommunicator(new NcclSetup.Opened(0, 2, "nccl", 0, none,
+                new org.bytedeco.cuda.cudart.CUstream_st(), new Watchdog(quiet, 100, "probe-watchdog")),
+                cctk.spec.NcclOptions.Timing.PIPELINED, java.util.concurrent.TimeUnit.SECONDS.toNanos(30));
+        final NcclBuffer b = new NcclBuffer(comm, p, 0, 64);
+        try {
+            comm.sendRecv(b, 1, b, 1, 4, cctk.comm.DType.FLOAT32);
+            System.out.println("sendrecv ok");
+        } catch (CctkException e) {
+            System.out.println("sendrecv " + e.exitCode() + " " + e.getMessage());
+        }
+        System.out.println("extra-group-end " + nccl.ncclGroupEnd());
+    }
+
     private static void run(final String[] args) {
         final int[] v = new int[1];
         switch (args[0]) {
@@ -62,6 +102,7 @@ public final class RealLibrariesProbe {
                     System.out.println("shared " + HexFormat.of().formatHex(id));
                 }
             }
+            case "group" -> group();
             case "has" -> System.out.println("has " + args[1] + " " + NcclLibraries.has(args[1]));
             case "devices" -> {
                 final int r = cudart.cudaGetDeviceCount(v);
