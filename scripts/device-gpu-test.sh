@@ -117,8 +117,8 @@ run_on_device() {
         timeout 120 python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>&1
     } > "$out/machine.txt"
     cat "$out/machine.txt"
-    local d extra=""
-    for d in $(pip_lib_dirs) ${CCTK_NVIDIA_LIBS//:/ }; do
+    local d extra="" given=${CCTK_NVIDIA_LIBS:-}
+    for d in $(pip_lib_dirs) ${given//:/ }; do
         [ -d "$d" ] && extra="${extra:+$extra:}$d"
     done
     export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$extra"
