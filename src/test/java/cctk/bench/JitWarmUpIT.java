@@ -26,7 +26,8 @@ class JitWarmUpIT {
 
     @Test
     void aRuntimeWithoutJavaManagementStillRunsTheWarmUp() throws IOException, InterruptedException {
-        final Path spec = Files.writeString(dir.resolve("one.yaml"), "job: {name: one, output_dir: " + dir.resolve("out")
+        final Path spec = Files.writeString(dir.resolve("one.yaml"), "job: {name: one, output_dir: "
+                + dir.resolve("out")
                 + "}\nresources: {nodes: 1, tasks_per_node: 1}\nbenchmark: {backends: [tcp], tasks: [1],"
                 + " collectives: [all_reduce], sizes: [1KiB], iters: 2, warmup: 1, jit_warmup: 1s, timeout: 60s}\n");
         final ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -60,8 +60,8 @@ public final class NcclTypes {
                                      final boolean inPlace, final int ncclVersion) {
         if (inPlace && ("alltoall".equals(collective) || "alltoallv".equals(collective)
                 || "sendrecv".equals(collective))) {
-            return "no in-place form on nccl: the blocks are sent and received concurrently from the same memory,"
-                    + " so a block could be overwritten before it is sent";
+            return "no in-place form on nccl: the blocks are sent and received concurrently from the same memory"
+                    + " (a block could be overwritten before it is sent)";
         }
         final int have = normalised(ncclVersion);
         if (type != null && have < minimumVersion(type)) {

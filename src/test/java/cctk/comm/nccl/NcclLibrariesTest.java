@@ -108,8 +108,9 @@ class NcclLibrariesTest {
 
     @Test
     void theSitesLibnccleNeedingANewerGlibcIsNamedNotCctk() {
-        final String text = NcclLibraries.explain("java.lang.UnsatisfiedLinkError: /tmp/c/libjninccl.so: /lib64/libc.so.6:"
-                + " version `GLIBC_2.38' not found (required by /opt/nccl/lib/libnccl.so.2)\n", "linux-x86_64", 13, null);
+        final String text = NcclLibraries.explain("java.lang.UnsatisfiedLinkError: /tmp/c/libjninccl.so:"
+                + " /lib64/libc.so.6: version `GLIBC_2.38' not found (required by /opt/nccl/lib/libnccl.so.2)\n",
+                "linux-x86_64", 13, null);
         assertThat(text).contains("/opt/nccl/lib/libnccl.so.2 needs GLIBC_2.38", "not cctk's", "libnccl.so.2 built for"
                 + " this OS").doesNotContain("-Pcuda12-oldglibc");
     }

@@ -94,7 +94,8 @@ class NcclRealLibrariesIT {
     private Run run(final List<String> libs) throws IOException, InterruptedException {
         final Path spec = Files.writeString(dir.resolve("gpu1.yaml"), "job: {name: gpu1, output_dir: "
                 + dir.resolve("out") + "}\nresources: {nodes: 1, tasks_per_node: 1, gpus_per_node: 1}\n"
-                + "benchmark: {backends: [nccl], tasks: [1], collectives: [all_reduce], sizes: [1KiB], timeout: 30s}\n");
+                + "benchmark: {backends: [nccl], tasks: [1], collectives: [all_reduce], sizes: [1KiB],"
+                + " timeout: 30s}\n");
         final Run r = java(libs, List.of("-jar", jar(), "run", spec.toString()));
         System.out.println("cctk run with LD_LIBRARY_PATH=" + libs + " -> " + r.code() + "\n" + r.out().trim());
         return r;
