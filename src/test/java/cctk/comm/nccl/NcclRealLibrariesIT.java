@@ -202,6 +202,38 @@ class NcclRealLibrariesIT {
         return d;
     }
 
+    /**
+     * glibc too old, through the real dynamic loader: a stub libnccl.so.2 that needs memcpy@GLIBC_2.14, its version
+     * string edited in place to GLIBC_2.99 (no C library has it), so dlopen fails as on a node older than the
+     * library.
+     */
+    @Test
+    void aLibncclNeedingANewerGlibcIsNamedAsTheSitesLibrary() throws Exception {
+        final Path d = Files.createDirectories(dir.resolve("glibc"));
+        Files.createSymbolicLink(d.resolve("libcudart.so.13"), CU13.resolve("libcudart.so.13"));
+        final Path c = Files.writeString(d.resolve("stub.c"), "#include <string.h>\n__asm__(\".symver memcpy,"
+                + "memcpy@GLIBC_2.14\");\nvoid *(*volatile cp)(void *, const void *, size_t) = memcpy;\n"
+                + "int ncclGetVersion(int *v) { int x = 23007; cp(v, &x, sizeof x); return 0; }\n");
+        final Path so = d.resolve("libnccl.so.2");
+        final Process p = new ProcessBuilder("cc", "-shared", "-fPIC", "-Wl,-soname,libnccl.so.2", "-o",
+                so.toString(), c.toString()).inheritIO().start();
+        Assumptions.assumeTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "no C compiler for the stub");
+        final byte[] b = Files.readAllBytes(so);
+        final byte[] from = "GLIBC_2.14\0".getBytes(StandardCharsets.US_ASCII);
+        final byte[] to = "GLIBC_2.99\0".getBytes(StandardCharsets.US_ASCII);
+        int edits = 0;
+        for (int i = 0; i + from.length <= b.length; i++) {
+            if (java.util.Arrays.equals(b, i, i + from.length, from, 0, from.length)) {
+                System.arraycopy(to, 0, b, i, to.length);
+                edits++;
+            }
+        }
+        assertThat(edits).isPositive();
+        Files.write(so, b);
+        environmentError("libnccl needing GLIBC_2.99 (stub)", run(List.of(d.toString(), DRIVER.toString())),
+                so + " needs GLIBC_2.99", "the site's library, not cctk's");
+    }
+
     @Test
     void anNcclOlderThanCctkNeedsIsRefused() throws Exception {
         environmentError("NCCL 2.6.4 (stub: version only)", run(List.of(stubNccl("old", 2604).toString(),
