@@ -117,6 +117,12 @@ run_on_device() {
         timeout 120 python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>&1
     } > "$out/machine.txt"
     cat "$out/machine.txt"
+    if ! "${java[@]}" -version > "$out/java.txt" 2>&1; then
+        echo "device: the carried Java runtime does not start here:"; tail -3 "$out/java.txt"
+        echo "device: a JDK 17 runtime needs glibc >= 2.34 (ldd --version above); prepare with" \
+             "CCTK_DEVICE_JDK=<a Temurin 25 JDK> for older glibc: exit 3"
+        exit 3
+    fi
     local d extra="" given=${CCTK_NVIDIA_LIBS:-}
     for d in $(pip_lib_dirs) ${given//:/ }; do
         [ -d "$d" ] && extra="${extra:+$extra:}$d"
