@@ -1,91 +1,231 @@
 #!/usr/bin/env bash
 # The nccl backend on a lent GPU machine, which has no Java or Maven.
 #
-#   scripts/device-gpu-test.sh prepare   # here: jars for CUDA 13 and 12, test classes, a jlinked runtime
-#                                        # -> target/device/ (~50 MiB; carry it to the device)
-#   scripts/device-gpu-test.sh run       # there: what the machine has, the GPU suite (NcclGpuTest, world 1,
-#                                        # every collective/dtype/op/timing mode, 0 wrong), cctk run of
-#                                        # scripts/device-gpu-one.yaml and PyTorch's all-reduce side by side
+#   scripts/device-gpu-test.sh prepare   # here: jars for CUDA 13 (and 12 where its preset can be had), test
+#                                        # classes, a jlinked runtime -> target/device/ (checked <= 64 MiB: the
+#                                        # device tool's carry limit)
+#   scripts/device-gpu-test.sh run       # there: what the machine has; the build whose CUDA major loads (a
+#                                        # load-only probe); whether a GPU answers; the GPU suite (NcclGpuTest,
+#                                        # world 1, default JIT warm-up), NCCL's own COLL log against what cctk
+#                                        # asked (NcclGpuMoreTest), the >= 2 GPU part where there are 2 GPUs;
+#                                        # cctk run of scripts/device-gpu-one.yaml; PyTorch's all-reduce beside it
 #
 # With the session's run tool:  run(command="bash scripts/device-gpu-test.sh run", carry=["target/device"])
-# Results land in $OUT (or target/device-results): machine.txt, gpu-suite.txt, cctk-*.csv, torch.csv,
-# compare.txt. Exit code: non-zero if any part failed or any element was wrong.
+# Results land in $OUT (or target/device-results): machine.txt, libs.txt, gpu-suite*.txt, coll-log.txt,
+# profile_nccl_world1_*.csv, torch.csv, compare.txt.
+# NVIDIA's libraries are looked for on the system, in every Python's nvidia/*/lib (site-packages of python3,
+# the user site, $VIRTUAL_ENV, $CONDA_PREFIX) and in $CCTK_NVIDIA_LIBS (a ':' list of directories).
+# Exit code: 0 all passed; 1 a part failed or an element was wrong; 3 no build loads here; 5 no GPU (reported
+# as such after everything up to the GPU passed; CCTK_DEVICE_EXPECT_NO_GPU=1, as in CI, makes that exit 0).
+# Every step has its own time limit (CCTK_DEVICE_STEP_S, default 900 s; the GPU suite 1800 s).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DEV=target/device
 JDK_RUNTIME=${CCTK_DEVICE_JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
+STEP_S=${CCTK_DEVICE_STEP_S:-900}
+CARRY_LIMIT=$((64 * 1024 * 1024))
+JUNIT=junit-platform-console-standalone-1.11.4.jar
 
 prepare() {
     set -e
     rm -rf "$DEV" && mkdir -p "$DEV/lib"
-    # CUDA 12 first (the device's torch wheel usually brings libcudart.so.12), then the default CUDA 13 build
-    mvn -o -q -DskipTests -Pcuda12 package && cp target/cctk.jar "$DEV/cctk-cuda12.jar"
-    mvn -o -q -DskipTests package test-compile && cp target/cctk.jar "$DEV/cctk-cuda13.jar"
+    # CUDA 12 first (the device's torch wheel often brings libcudart.so.12), then the default CUDA 13 build; the
+    # CUDA 12 preset may be missing from an offline Maven repository: then only the CUDA 13 build goes
+    if timeout "$STEP_S" mvn -B -ntp -q -DskipTests -Pcuda12 package; then
+        cp target/cctk.jar "$DEV/cctk-cuda12.jar"
+    else
+        echo "prepare: NOTE the CUDA 12 build failed (its JavaCPP preset is not in the Maven repository?);" \
+             "carrying the CUDA 13 build only"
+    fi
+    timeout "$STEP_S" mvn -B -ntp -q -DskipTests package test-compile
+    cp target/cctk.jar "$DEV/cctk-cuda13.jar"
     cp -r target/test-classes "$DEV/test-classes"
-    local m2=${HOME}/.m2/repository
-    cp "$m2/org/junit/platform/junit-platform-console-standalone/1.11.4/junit-platform-console-standalone-1.11.4.jar" \
+    local m2=${HOME}/.m2/repository a
+    for a in org.junit.platform:junit-platform-console-standalone:1.11.4 org.assertj:assertj-core:3.26.3 \
+             net.bytebuddy:byte-buddy:1.14.18; do
+        timeout "$STEP_S" mvn -B -ntp -q dependency:get -Dtransitive=false -Dartifact="$a" >/dev/null
+    done
+    cp "$m2/org/junit/platform/junit-platform-console-standalone/1.11.4/$JUNIT" \
        "$m2/org/assertj/assertj-core/3.26.3/assertj-core-3.26.3.jar" \
        "$m2/net/bytebuddy/byte-buddy/1.14.18/byte-buddy-1.14.18.jar" "$DEV/lib/"
-    # java.base + jdk.unsupported is all cctk and JavaCPP need (java.logging: the JUnit launcher); JDK 17's
-    # runtime needs glibc >= 2.34 like the 1.5.12+ presets; CCTK_DEVICE_JDK=<temurin 25> for older glibc
+    # java.base + jdk.unsupported: cctk and JavaCPP; java.logging: the JUnit launcher; java.management: the JIT
+    # warm-up's compiler clock (without it the warm-up runs its whole budget). JDK 17's runtime needs glibc >= 2.34
+    # like the 1.5.12+ presets; CCTK_DEVICE_JDK=<temurin 25> for older glibc
     local compress=--compress=2
     "$JDK_RUNTIME/bin/java" -version 2>&1 | grep -q '"17' || compress=--compress=zip-9
-    "$JDK_RUNTIME/bin/jlink" --add-modules java.base,jdk.unsupported,java.logging --strip-debug \
+    "$JDK_RUNTIME/bin/jlink" --add-modules java.base,jdk.unsupported,java.logging,java.management --strip-debug \
         --no-header-files --no-man-pages "$compress" --output "$DEV/rt"
     cp scripts/device-gpu-one.yaml scripts/torch_allreduce.py "$DEV/"
-    du -sh "$DEV"
+    local bytes
+    bytes=$(du -sb "$DEV" | cut -f1)
+    echo "prepare: $DEV is $bytes bytes ($((bytes / 1024 / 1024)) MiB; the carry limit is 64 MiB)"
+    if [ "$bytes" -gt "$CARRY_LIMIT" ]; then
+        echo "prepare: $DEV is over the 64 MiB carry limit" >&2
+        exit 1
+    fi
+}
+
+has_libs() { # has_libs DIR: DIR holds a libcudart or libnccl
+    local f
+    for f in "$1"/libcudart.so* "$1"/libnccl.so*; do
+        [ -e "$f" ] && return 0
+    done
+    return 1
+}
+
+# Directories holding NVIDIA's pip libraries, one a line: nvidia/<any>/lib under every site-packages we can find
+pip_lib_dirs() {
+    local sites=()
+    local py
+    for py in python3 "${VIRTUAL_ENV:+$VIRTUAL_ENV/bin/python}" "${CONDA_PREFIX:+$CONDA_PREFIX/bin/python}"; do
+        [ -n "$py" ] && command -v "$py" >/dev/null 2>&1 || continue
+        while IFS= read -r d; do sites+=("$d"); done < <(timeout 60 "$py" -c '
+import site, sys
+for d in list(getattr(site, "getsitepackages", lambda: [])()) + [site.getusersitepackages()] + sys.path:
+    print(d)' 2>/dev/null)
+    done
+    [ -n "${CONDA_PREFIX:-}" ] && sites+=("$CONDA_PREFIX/lib")
+    local s d
+    for s in "${sites[@]}"; do
+        for d in "$s"/nvidia/*/lib; do
+            has_libs "$d" && echo "$d"
+        done
+        # conda puts the libraries straight into $CONDA_PREFIX/lib
+        has_libs "$s" && echo "$s"
+    done | awk '!seen[$0]++'
+    return 0
+}
+
+step() { # step NAME SECONDS CMD...: runs CMD under its own time limit, says so when the limit hit
+    local name=$1 secs=$2 rc
+    shift 2
+    timeout "$secs" "$@"
+    rc=$?
+    [ "$rc" = 124 ] && echo "device: step '$name' ran past its $secs s limit" >&2
+    return "$rc"
 }
 
 run_on_device() {
     local out=${OUT:-target/device-results}
     mkdir -p "$out"
-    local java="$DEV/rt/bin/java -Dorg.bytedeco.javacpp.pathsFirst=true"
+    local java=("$DEV/rt/bin/java" -Dorg.bytedeco.javacpp.pathsFirst=true)
     {
         echo "== uname / glibc"; uname -a; ldd --version 2>&1 | head -1
-        echo "== nvidia-smi"; nvidia-smi 2>&1 | head -20
+        echo "== nvidia-smi"; timeout 60 nvidia-smi 2>&1 | head -20
         echo "== libraries"; ls /usr/local/cuda*/lib64/libcudart.so* /usr/lib*/libnccl* \
             /usr/lib/x86_64-linux-gnu/libnccl* /usr/lib/x86_64-linux-gnu/libcuda.so* 2>/dev/null
-        python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>&1
+        timeout 120 python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>&1
     } > "$out/machine.txt"
     cat "$out/machine.txt"
-    # Libraries: the system's, else those in torch's nvidia-* wheels (cudart, nccl)
-    local site
-    site=$(python3 -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null || true)
-    for d in "$site"/nvidia/cuda_runtime/lib "$site"/nvidia/nccl/lib; do
-        [ -d "$d" ] && export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d"
+    if ! "${java[@]}" -version > "$out/java.txt" 2>&1; then
+        echo "device: the carried Java runtime does not start here:"; tail -3 "$out/java.txt"
+        echo "device: a JDK 17 runtime needs glibc >= 2.34 (ldd --version above); prepare with" \
+             "CCTK_DEVICE_JDK=<a Temurin 25 JDK> for older glibc: exit 3"
+        exit 3
+    fi
+    local d extra="" given=${CCTK_NVIDIA_LIBS:-}
+    for d in $(pip_lib_dirs) ${given//:/ }; do
+        [ -d "$d" ] && extra="${extra:+$extra:}$d"
     done
-    export CCTK_JAVACPP_CACHE=${TMPDIR:-/tmp}/cctk-javacpp
-    # the build whose CUDA major loads here
-    local jar=""
+    export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$extra"
+    echo "device: LD_LIBRARY_PATH=$LD_LIBRARY_PATH" | tee "$out/libs.txt"
+    export CCTK_JAVACPP_CACHE=${TMPDIR:-/tmp}/cctk-javacpp-device
+    # the build whose CUDA major loads here: a load-only probe (versions, no GPU needed)
+    # (one whose runtime major the driver supports first; else the first that loads, to reach the clear error)
+    local jar="" fallback="" major rt drv
     for major in 13 12; do
-        if $java -cp "$DEV/cctk-cuda$major.jar:$DEV/test-classes" cctk.cli.Main --version >/dev/null 2>&1 \
-            && NCCL_DEBUG=WARN $java -jar "$DEV/cctk-cuda$major.jar" run "$DEV/device-gpu-one.yaml" \
-                > "$out/cctk-run-cuda$major.txt" 2>&1; then
-            jar="$DEV/cctk-cuda$major.jar"; break
+        [ -f "$DEV/cctk-cuda$major.jar" ] || continue
+        if step "load cuda$major" 300 "${java[@]}" -cp "$DEV/cctk-cuda$major.jar:$DEV/test-classes" \
+                cctk.comm.nccl.RealLibrariesProbe versions > "$out/load-cuda$major.txt" 2>&1; then
+            cat "$out/load-cuda$major.txt" >> "$out/libs.txt"
+            rt=$(sed -n 's/^cudart 0 //p' "$out/load-cuda$major.txt")
+            drv=$(sed -n 's/^driver 0 //p' "$out/load-cuda$major.txt")
+            [ -n "$fallback" ] || fallback="$DEV/cctk-cuda$major.jar"
+            if [ -n "$rt" ] && [ -n "$drv" ] && [ $((drv / 1000)) -ge $((rt / 1000)) ]; then
+                jar="$DEV/cctk-cuda$major.jar"; break
+            fi
+            echo "device: the CUDA $major build loads, but the driver (CUDA $drv) is of an older major"
+        else
+            echo "device: the CUDA $major build does not load here:"; tail -3 "$out/load-cuda$major.txt"
         fi
-        tail -5 "$out/cctk-run-cuda$major.txt"
     done
-    [ -n "$jar" ] || { echo "device: neither the CUDA 13 nor the CUDA 12 build ran (see above)"; exit 3; }
-    echo "device: using $jar"; cat "$out/cctk-run-cuda"*.txt | tail -30
-    cp target/device-results/*.csv "$out/" 2>/dev/null || true
+    jar=${jar:-$fallback}
+    [ -n "$jar" ] || { echo "device: no build loads here (see above): exit 3"; exit 3; }
+    echo "device: using $jar"; cat "$out/libs.txt"
+    local cp="$jar:$DEV/test-classes"
+    step "devices" 300 "${java[@]}" -cp "$cp" cctk.comm.nccl.RealLibrariesProbe devices > "$out/devices.txt" 2>&1
+    cat "$out/devices.txt"
+    local gpus
+    gpus=$(sed -n 's/^devices 0 \([0-9]*\) .*/\1/p' "$out/devices.txt")
     local rc=0
-    $java -Dcctk.gpu.required=true -Dcctk.gpu.csvDir="$out" -jar "$DEV/lib/junit-platform-console-standalone-1.11.4.jar" \
-        execute -cp "$jar:$DEV/test-classes:$DEV/lib/assertj-core-3.26.3.jar:$DEV/lib/byte-buddy-1.14.18.jar" \
-        --select-class cctk.comm.nccl.NcclGpuTest --include-tag gpu --details=tree --disable-ansi-colors \
-        > "$out/gpu-suite.txt" 2>&1 || rc=$?
-    tail -40 "$out/gpu-suite.txt"
-    if python3 "$DEV/torch_allreduce.py" --min 1024 --max $((1 << 30)) --factor 4 > "$out/torch.csv" 2>"$out/torch.err"; then
-        compare "$out"
+    # cctk run as a user starts it: without a GPU it must stop with exit 3 and one paragraph
+    rm -rf target/device-results/profile_nccl_world1_*
+    NCCL_DEBUG=WARN step "cctk run" "$STEP_S" "${java[@]}" -jar "$jar" run "$DEV/device-gpu-one.yaml" \
+        > "$out/cctk-run.txt" 2>&1
+    local run_rc=$?
+    tail -30 "$out/cctk-run.txt"
+    if [ -z "$gpus" ] || [ "$gpus" = 0 ]; then
+        no_gpu "$out" "$run_rc"
+        return
+    fi
+    [ "$run_rc" = 0 ] || { echo "device: cctk run failed (exit $run_rc)"; rc=1; }
+    cp target/device-results/profile_nccl_world1_*.csv "$out/" 2>/dev/null || true
+    gpu_suite "$out" "$cp" "$gpus" || rc=1
+    if step "torch" "$STEP_S" python3 "$DEV/torch_allreduce.py" --min 1024 --max $((1 << 30)) --factor 4 \
+            > "$out/torch.csv" 2>"$out/torch.err"; then
+        compare "$out" || rc=1
     else
         echo "device: torch comparison failed"; tail -5 "$out/torch.err"; rc=1
     fi
     exit "$rc"
 }
 
+# No GPU answered: everything up to it passed; say so and stop (exit 5, or 0 where CI expects no GPU)
+no_gpu() {
+    local out=$1 run_rc=$2
+    if [ "$run_rc" != 3 ] || grep -q $'\tat \|Exception' "$out/cctk-run.txt"; then
+        echo "device: cctk run without a GPU should stop with exit 3 and one paragraph; it gave exit $run_rc"
+        exit 1
+    fi
+    echo "device: NO GPU: $(sed -n 's/^devices //p' "$out/devices.txt") — the recipe stops at the GPU boundary;" \
+         "libraries loaded, cctk run explained itself with exit 3" | tee "$out/no-gpu.txt"
+    [ "${CCTK_DEVICE_EXPECT_NO_GPU:-0}" = 1 ] && exit 0
+    exit 5
+}
+
+junit() { # junit OUTFILE CLASSPATH SECONDS JUNIT-ARGS...
+    local file=$1 cp=$2 secs=$3
+    shift 3
+    step "$file" "$secs" "${java[@]}" -Dcctk.gpu.required=true -Dcctk.gpu.csvDir="$out" \
+        -jar "$DEV/lib/$JUNIT" execute -cp "$cp:$DEV/lib/assertj-core-3.26.3.jar:$DEV/lib/byte-buddy-1.14.18.jar" \
+        --details=tree --disable-ansi-colors "$@" > "$out/$file" 2>&1
+}
+
+gpu_suite() {
+    local out=$1 cp=$2 gpus=$3 rc=0
+    junit gpu-suite.txt "$cp" 1800 --select-class cctk.comm.nccl.NcclGpuTest --include-tag gpu || rc=1
+    tail -40 "$out/gpu-suite.txt"
+    # NCCL's own record of every call (datatype, op) against what cctk asked: NCCL reads these at init
+    NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL NCCL_DEBUG_FILE="$out/coll-log.%h.%p.txt" \
+        junit gpu-suite-more.txt "$cp" "$STEP_S" --select-class cctk.comm.nccl.NcclGpuMoreTest --include-tag gpu \
+            --exclude-tag gpu2 \
+        || rc=1
+    tail -30 "$out/gpu-suite-more.txt"
+    if [ "$gpus" -ge 2 ]; then
+        junit gpu-suite-2.txt "$cp" "$STEP_S" --select-class cctk.comm.nccl.NcclGpuMoreTest --include-tag gpu2 \
+            || rc=1
+        tail -20 "$out/gpu-suite-2.txt"
+    else
+        echo "device: one GPU: the >= 2 GPU part (tag gpu2) does not run"
+    fi
+    return "$rc"
+}
+
 # cctk's all_reduce rows (out-of-place and in-place) beside torch's in-place all_reduce, ratio per size
 compare() {
     local out=$1 csv
-    csv=$(ls "$out"/*device-gpu-one*.csv target/device-results/*.csv 2>/dev/null | head -1)
+    csv=$(ls -t "$out"/profile_nccl_world1_*.csv 2>/dev/null | head -1)
+    [ -n "$csv" ] || { echo "device: no profile_nccl_world1_*.csv from cctk run to compare"; return 1; }
     python3 - "$csv" "$out/torch.csv" <<'PY' | tee "$out/compare.txt"
 import csv, sys
 cctk = {}
@@ -104,5 +244,6 @@ PY
 case "${1:-}" in
     prepare) prepare ;;
     run) run_on_device ;;
+    libdirs) pip_lib_dirs ;;
     *) echo "usage: $0 prepare|run" >&2; exit 2 ;;
 esac

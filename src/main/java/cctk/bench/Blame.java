@@ -24,6 +24,9 @@ final class Blame {
     private static final Pattern WAITED_FOR = Pattern.compile(
         "rank (\\d+) \\(not (?:reading|sending)\\)(?: over ([^ ,;(]+))?( \\(DOWN on host ([^)]+)\\))?");
     private static final Pattern DIED = Pattern.compile("rank (\\d+) probably died");
+    /** The store's own notice, which can reach every rank before their diagnoses do (see StoreServer). */
+    private static final Pattern LEFT_STORE = Pattern.compile("rank (\\d+) \\(host [^)]*\\) disconnected from the"
+            + " rendezvous store");
     private static final Pattern LINK_OVER = Pattern.compile("\\) over ([^ ,;(]+)( \\(DOWN on host ([^)]+)\\))?");
     private static final Pattern WAITED = Pattern.compile("waited ([0-9.]+) s");
 
@@ -73,6 +76,12 @@ final class Blame {
             final Matcher s = WAITED.matcher(text);
             if (seconds == null && s.find()) {
                 seconds = s.group(1);
+            }
+        }
+        for (final String text : storeNotices(said, fallback)) {
+            final Matcher left = LEFT_STORE.matcher(text);
+            while (left.find()) {
+                lost.add(Integer.parseInt(left.group(1)));
             }
         }
         final String over = nics.isEmpty() ? "" : " over " + String.join(",", nics);
@@ -125,6 +134,15 @@ final class Blame {
         final String base = (signalled && fallback == null ? "stopped by a signal" : fallback) + during;
         return silent.isEmpty() ? base : base + "; rank" + (silent.size() == 1 ? " " : "s ") + String.join(", ", silent)
             + " said nothing (died or stalled)";
+    }
+
+    /** Every text that may carry the store's notice that a rank left: the diagnoses and the fallback cause. */
+    private static List<String> storeNotices(final Map<Integer, String> said, final String fallback) {
+        final List<String> texts = new ArrayList<>(said.values());
+        if (fallback != null) {
+            texts.add(fallback);
+        }
+        return texts;
     }
 
     private static void addNic(final Set<String> nics, final Set<String> down, final String nic, final String host) {

@@ -288,6 +288,10 @@ public final class Harness {
     private Measurement measure(final Collective coll, final Case c, final boolean inPlace) {
         final int index = variantIndex++;
         final Layout l = c.layout();
+        final String unsupported = comm.unsupported(coll.type().specName(), c.type(), c.op(), inPlace);
+        if (unsupported != null) {
+            return Measurement.skipped(inPlace, unsupported);
+        }
         if (coll.carriesData() && l.sizeBytes() == 0) {
             return Measurement.skipped(inPlace, "the size rounds down to 0 bytes per rank for " + c.world()
                 + " ranks");

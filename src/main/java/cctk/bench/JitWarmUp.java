@@ -7,12 +7,11 @@ import cctk.coll.Group;
 import cctk.coll.Layout;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Before the sweep: untimed rounds of every collective of the plan, each at the plan's smallest size and at its
@@ -20,6 +19,8 @@ import java.util.Map;
  * or the budget is spent. Without it a rank times its first sizes while the JIT compiles, on the same cores:
  * on 2 vCPUs at W=4, a 1 KiB all_reduce timed first took 7.4 ms, and 1.1 ms timed again after the sweep.
  * The per-size warm-up iterations of the spec still run; this only takes the compiler out of the timings.
+ * The compiler's clock comes from java.management; on a runtime without that module (a jlinked one) every round
+ * counts as busy, so the warm-up runs its budget or {@value #MAX_ROUNDS} rounds instead of failing the run.
  * <b>Note:</b> not threadsafe.
  */
 final class JitWarmUp {
@@ -62,24 +63,48 @@ final class JitWarmUp {
         if (calls.isEmpty()) {
             return new Outcome(0, false, 0);
         }
-        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        final boolean measurable = jit != null && jit.isCompilationTimeMonitoringSupported();
+        final LongSupplier jit = compilerClock();
+        final boolean measurable = jit != null;
         int round = 0;
         while (true) {
             round++;
-            final long compiled = measurable ? jit.getTotalCompilationTime() : 0;
+            final long compiled = measurable ? jit.getAsLong() : 0;
             for (final Runnable call : calls) {
                 for (int i = 0; i < CALLS; i++) {
                     call.run();
                 }
                 comm.synchronize();
             }
-            final boolean compiling = !measurable || jit.getTotalCompilationTime() != compiled;
+            final boolean compiling = !measurable || jit.getAsLong() != compiled;
             final boolean anyCompiling = step.anyRank(compiling);
             final boolean spent = round >= MAX_ROUNDS || System.nanoTime() - start > budgetNanos;
             if (!anyCompiling || step.anyRank(spent)) {
                 return new Outcome(round, !anyCompiling, (System.nanoTime() - start) / 1e9);
             }
+        }
+    }
+
+    /**
+     * The JIT's total compilation time in ms, or null where it cannot be read: the runtime lacks java.management
+     * (touching it there is a NoClassDefFoundError) or the JVM does not monitor compilation time.
+     */
+    static LongSupplier compilerClock() {
+        if (ModuleLayer.boot().findModule("java.management").isEmpty()) {
+            return null;
+        }
+        try {
+            return Jmx.clock();
+        } catch (LinkageError e) {
+            return null;
+        }
+    }
+
+    /** Kept apart so that JitWarmUp itself never links against java.management. */
+    private static final class Jmx {
+        static LongSupplier clock() {
+            final java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory
+                    .getCompilationMXBean();
+            return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit::getTotalCompilationTime : null;
         }
     }
 

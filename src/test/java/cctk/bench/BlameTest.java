@@ -34,6 +34,14 @@ class BlameTest {
     }
 
     @Test
+    void aKilledRankIsNamedWhenOnlyTheStoreNoticeArrived() {
+        // kill -9 of rank 1 on the two-node cluster: the store's notice reached every rank before any diagnosis
+        final String notice = "rank 1 (host node1) disconnected from the rendezvous store: it exited or crashed.";
+        final String line = Blame.of(4, Map.of(0, notice), AT, notice);
+        assertThat(line).isEqualTo("rank 1 died (its connections closed) during " + AT);
+    }
+
+    @Test
     void aNicDownOnOneHostIsNamed() {
         final String line = Blame.of(2, Map.of(
             0, "rank 0 waited 8.0 s without progress during all_gather for rank 1 (not sending) over eth1; the",

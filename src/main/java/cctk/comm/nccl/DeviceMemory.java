@@ -50,7 +50,9 @@ final class DeviceMemory implements AutoCloseable {
             throw CctkException.environment(bytes + " bytes do not fit in GPU " + device + "'s free memory ("
                     + info()[0] + " of " + info[1] + " bytes free); size skipped.");
         }
-        Cuda.check(cudart.cudaMemset(p, 0, bytes), "cudaMemset of " + bytes + " bytes");
+        // on the communicator's non-blocking stream (a cudaMemset on stream 0 does not order with it), waited for
+        Cuda.check(cudart.cudaMemsetAsync(p, 0, bytes, owner.stream()), "cudaMemsetAsync of " + bytes + " bytes");
+        owner.synchronize();
         final NcclBuffer root = new NcclBuffer(owner, p, 0, bytes);
         live.put(new PhantomReference<>(root, queue), new Allocation(p, bytes));
         liveBytes += bytes;

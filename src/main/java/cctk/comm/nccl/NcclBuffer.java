@@ -8,7 +8,8 @@ import org.bytedeco.javacpp.Pointer;
 /**
  * Device memory from cudaMalloc, or a slice of it. {@link #pointer()} is positioned at the slice's first byte
  * ({@code void*} arguments get address + position in bytes). Uploads and downloads go through the
- * communicator's direct staging buffer. Freed by the communicator once the root buffer is unreachable.
+ * communicator's pinned staging buffer, asynchronously on its stream. Freed by the communicator once the root
+ * buffer is unreachable.
  * <b>Note:</b> not threadsafe.
  */
 final class NcclBuffer implements CommBuffer {
@@ -77,13 +78,17 @@ final class NcclBuffer implements CommBuffer {
         final Staging staging = owner.staging();
         for (int done = 0; done < length; ) {
             final int n = Math.min(length - done, staging.capacity());
+            // on the communicator's (non-blocking) stream, which does not wait on stream 0, then waited for: the
+            // staging buffer is reused and the next collective must see these bytes
             if (toDevice) {
                 staging.fill(host, host.position() + done, n);
-                Cuda.check(cudart.cudaMemcpy(at(at + done), staging.pointer(), n, cudart.cudaMemcpyHostToDevice),
-                        "cudaMemcpy to the device");
+                Cuda.check(cudart.cudaMemcpyAsync(at(at + done), staging.pointer(), n, cudart.cudaMemcpyHostToDevice,
+                        owner.stream()), "cudaMemcpyAsync to the device");
+                owner.synchronize();
             } else {
-                Cuda.check(cudart.cudaMemcpy(staging.pointer(), at(at + done), n, cudart.cudaMemcpyDeviceToHost),
-                        "cudaMemcpy from the device");
+                Cuda.check(cudart.cudaMemcpyAsync(staging.pointer(), at(at + done), n, cudart.cudaMemcpyDeviceToHost,
+                        owner.stream()), "cudaMemcpyAsync from the device");
+                owner.synchronize();
                 staging.drain(host, host.position() + done, n);
             }
             done += n;

@@ -11,6 +11,7 @@ import cctk.spec.NcclOptions;
 import java.lang.reflect.Method;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.cuda.global.nccl;
@@ -40,11 +41,16 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     private final CudaTimer timer;
     private final Method allToAllCall;
     private final boolean hasLastError;
+    private final int ncclVersion;
     private Staging staging;
     private NcclBuffer barrierBuffer;
     private String op = "setup";
     private long opBytes;
     private boolean closed;
+    /** A call or wait failed: close() aborts instead of destroying (destroy can block on dead peers). */
+    private boolean failed;
+    /** The stream is being captured into a CUDA graph: a host wait now would invalidate the capture. */
+    private boolean capturing;
 
     NcclCommunicator(final NcclSetup.Opened o, final NcclOptions.Timing timing, final long timeoutNanos) {
         this.rank = o.rank();
@@ -58,6 +64,9 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         this.memory = new DeviceMemory(device);
         this.allToAllCall = NcclSetup.allToAllMethod();
         this.hasLastError = NcclLibraries.has("ncclGetLastError");
+        final int[] v = new int[1];
+        nccl.ncclGetVersion(v);
+        this.ncclVersion = v[0];
         this.timer = new CudaTimer(this, timing);
     }
 
@@ -98,6 +107,11 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     }
 
     @Override
+    public String unsupported(final String collective, final DType type, final ReduceOp o, final boolean inPlace) {
+        return NcclTypes.unsupported(collective, type, o, inPlace, ncclVersion);
+    }
+
+    @Override
     public CommBuffer allocate(final long bytes) {
         return memory.allocate(this, Math.max(1, bytes));
     }
@@ -115,36 +129,37 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                           final ReduceOp o) {
         begin("all_reduce", count, type);
-        check(nccl.ncclAllReduce(p(send), p(recv), count, NcclTypes.dataType(type), NcclTypes.redOp(o), comm, stream));
+        launch(() -> nccl.ncclAllReduce(p(send), p(recv), count, NcclTypes.dataType(type), NcclTypes.redOp(o), comm,
+                stream));
     }
 
     @Override
     public void allGather(final CommBuffer send, final CommBuffer recv, final long sendCount, final DType type) {
         begin("all_gather", sendCount, type);
-        check(nccl.ncclAllGather(p(send), p(recv), sendCount, NcclTypes.dataType(type), comm, stream));
+        launch(() -> nccl.ncclAllGather(p(send), p(recv), sendCount, NcclTypes.dataType(type), comm, stream));
     }
 
     @Override
     public void reduceScatter(final CommBuffer send, final CommBuffer recv, final long recvCount, final DType type,
                               final ReduceOp o) {
         begin("reduce_scatter", recvCount, type);
-        check(nccl.ncclReduceScatter(p(send), p(recv), recvCount, NcclTypes.dataType(type), NcclTypes.redOp(o),
-                comm, stream));
+        launch(() -> nccl.ncclReduceScatter(p(send), p(recv), recvCount, NcclTypes.dataType(type),
+                NcclTypes.redOp(o), comm, stream));
     }
 
     @Override
     public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                           final int root) {
         begin("broadcast", count, type);
-        check(nccl.ncclBroadcast(p(send), p(recv), count, NcclTypes.dataType(type), root, comm, stream));
+        launch(() -> nccl.ncclBroadcast(p(send), p(recv), count, NcclTypes.dataType(type), root, comm, stream));
     }
 
     @Override
     public void reduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                        final ReduceOp o, final int root) {
         begin("reduce", count, type);
-        check(nccl.ncclReduce(p(send), p(recv), count, NcclTypes.dataType(type), NcclTypes.redOp(o), root, comm,
-                stream));
+        launch(() -> nccl.ncclReduce(p(send), p(recv), count, NcclTypes.dataType(type), NcclTypes.redOp(o), root,
+                comm, stream));
     }
 
     @Override
@@ -152,16 +167,16 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         begin("alltoall", countPerPeer * size, type);
         final int t = NcclTypes.dataType(type);
         if (allToAllCall != null) {
-            check(invokeAllToAll(p(send), p(recv), countPerPeer, t));
+            launch(() -> invokeAllToAll(p(send), p(recv), countPerPeer, t));
             return;
         }
         final long block = countPerPeer * type.bytes();
-        check(nccl.ncclGroupStart());
-        for (int peer = 0; peer < size; peer++) {
-            check(nccl.ncclSend(((NcclBuffer) send).at(peer * block), countPerPeer, t, peer, comm, stream));
-            check(nccl.ncclRecv(((NcclBuffer) recv).at(peer * block), countPerPeer, t, peer, comm, stream));
-        }
-        check(nccl.ncclGroupEnd());
+        grouped(() -> {
+            for (int peer = 0; peer < size; peer++) {
+                check(nccl.ncclSend(((NcclBuffer) send).at(peer * block), countPerPeer, t, peer, comm, stream));
+                check(nccl.ncclRecv(((NcclBuffer) recv).at(peer * block), countPerPeer, t, peer, comm, stream));
+            }
+        });
     }
 
     private int invokeAllToAll(final Pointer send, final Pointer recv, final long count, final int type) {
@@ -182,18 +197,18 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         begin("alltoallv", total, type);
         final int t = NcclTypes.dataType(type);
         final int eb = type.bytes();
-        check(nccl.ncclGroupStart());
-        for (int peer = 0; peer < size; peer++) {
-            if (sendCounts[peer] > 0) {
-                check(nccl.ncclSend(((NcclBuffer) send).at(sendDispls[peer] * eb), sendCounts[peer], t, peer, comm,
-                        stream));
+        grouped(() -> {
+            for (int peer = 0; peer < size; peer++) {
+                if (sendCounts[peer] > 0) {
+                    check(nccl.ncclSend(((NcclBuffer) send).at(sendDispls[peer] * eb), sendCounts[peer], t, peer,
+                            comm, stream));
+                }
+                if (recvCounts[peer] > 0) {
+                    check(nccl.ncclRecv(((NcclBuffer) recv).at(recvDispls[peer] * eb), recvCounts[peer], t, peer,
+                            comm, stream));
+                }
             }
-            if (recvCounts[peer] > 0) {
-                check(nccl.ncclRecv(((NcclBuffer) recv).at(recvDispls[peer] * eb), recvCounts[peer], t, peer, comm,
-                        stream));
-            }
-        }
-        check(nccl.ncclGroupEnd());
+        });
     }
 
     @Override
@@ -201,10 +216,46 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
                          final long count, final DType type) {
         begin("sendrecv", count, type);
         final int t = NcclTypes.dataType(type);
-        check(nccl.ncclGroupStart());
-        check(nccl.ncclSend(p(send), count, t, sendPeer, comm, stream));
-        check(nccl.ncclRecv(p(recv), count, t, recvPeer, comm, stream));
-        check(nccl.ncclGroupEnd());
+        grouped(() -> {
+            check(nccl.ncclSend(p(send), count, t, sendPeer, comm, stream));
+            check(nccl.ncclRecv(p(recv), count, t, recvPeer, comm, stream));
+        });
+    }
+
+    /**
+     * One NCCL launch under the watchdog's deadline: the first launch on a communicator makes NCCL connect to its
+     * peers, which blocks inside the call.
+     */
+    private void launch(final IntSupplier call) {
+        watchdog.arm(describe(), timeoutNanos);
+        final int r;
+        try {
+            r = call.getAsInt();
+        } finally {
+            watchdog.disarm();
+        }
+        check(r);
+    }
+
+    /** The calls between ncclGroupStart and ncclGroupEnd; the group is closed even when one of them throws. */
+    private void grouped(final Runnable calls) {
+        watchdog.arm(describe(), timeoutNanos);
+        try {
+            check(nccl.ncclGroupStart());
+            RuntimeException pending = null;
+            try {
+                calls.run();
+            } catch (RuntimeException e) {
+                pending = e;
+            }
+            final int end = nccl.ncclGroupEnd();
+            if (pending != null) {
+                throw pending;
+            }
+            check(end);
+        } finally {
+            watchdog.disarm();
+        }
     }
 
     @Override
@@ -219,7 +270,15 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
 
     @Override
     public void synchronize() {
+        if (capturing) {
+            // cudaStreamQuery on a capturing stream is cudaErrorStreamCaptureUnsupported and kills the capture
+            throw new CudaTimer.HostWaitInCapture(op);
+        }
         await(() -> cudart.cudaStreamQuery(stream), "the stream");
+    }
+
+    void capturing(final boolean on) {
+        capturing = on;
     }
 
     /** Polls {@code query} (a cudaStreamQuery or cudaEventQuery) until done, within the deadline. */
@@ -233,6 +292,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
                     return;
                 }
                 if (r != cudart.cudaErrorNotReady) {
+                    failed = true;
                     failAfterAbort();
                     Cuda.check(r, "waiting for " + what + " after " + describe());
                 }
@@ -256,6 +316,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     private void failAfterAbort() {
         final String why = watchdog.reason();
         if (why != null) {
+            failed = true;
             throw CctkException.environment("The nccl backend aborted rank " + rank + "'s communicator: " + why
                     + " (deadline " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s, benchmark.timeout). A peer"
                     + " may have died or hung; see the other ranks' output.");
@@ -267,6 +328,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         if (result == nccl.ncclSuccess || result == nccl.ncclInProgress) {
             return;
         }
+        failed = true;
         failAfterAbort();
         final String text = nccl.ncclGetErrorString(result).getString();
         String last = "";
@@ -283,20 +345,41 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         return timer;
     }
 
+    /**
+     * Waits (bounded) for the stream, stops and joins the watchdog, then destroys the communicator, or aborts it
+     * when anything failed (ncclCommDestroy can block on dead peers), and frees buffers, staging and stream.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        capturing = false;
+        boolean healthy = !failed && watchdog.reason() == null;
+        if (healthy) {
+            op = "close";
+            opBytes = 0;
+            try {
+                synchronize();
+            } catch (RuntimeException e) {
+                healthy = false;
+            }
+        }
         timer.close();
         watchdog.close();
         if (watchdog.reason() == null) {
-            cudart.cudaStreamSynchronize(stream);
-            nccl.ncclCommDestroy(comm);
+            if (healthy) {
+                nccl.ncclCommDestroy(comm);
+            } else {
+                nccl.ncclCommAbort(comm);
+            }
         }
         // else the watchdog has aborted (and freed) the communicator already
         memory.close();
+        if (staging != null) {
+            staging.close();
+        }
         cudart.cudaStreamDestroy(stream);
     }
 }

@@ -32,10 +32,20 @@ public final class NcclLibraries {
     /** The oldest NCCL cctk calls into: grouped ncclSend/ncclRecv came with 2.7. */
     public static final int MIN_NCCL = NcclTypes.version(2, 7, 0);
 
+    /**
+     * The NCCL functions cctk calls without a guard (all in NCCL 2.7); ncclAlltoAll (2.28+) and ncclGetLastError
+     * (2.13+) are called only where {@link #has} finds them.
+     */
+    public static final List<String> REQUIRED = List.of("ncclGetVersion", "ncclGetUniqueId", "ncclCommInitRank",
+            "ncclCommDestroy", "ncclCommAbort", "ncclCommGetAsyncError", "ncclGetErrorString", "ncclAllReduce",
+            "ncclAllGather", "ncclReduceScatter", "ncclBroadcast", "ncclReduce", "ncclSend", "ncclRecv",
+            "ncclGroupStart", "ncclGroupEnd");
+
     static final String CACHE_PROPERTY = "org.bytedeco.javacpp.cachedir";
     static final String PATHS_FIRST_PROPERTY = "org.bytedeco.javacpp.pathsFirst";
     private static final Pattern CANNOT_OPEN = Pattern.compile("([^\\s/:]+\\.so(\\.\\d+)*): cannot open shared object");
-    private static final Pattern GLIBC = Pattern.compile("version .(GLIBC_[0-9.]+). not found");
+    private static final Pattern GLIBC = Pattern.compile("version .(GLIBC_[0-9.]+). not found(?: \\(required by"
+            + " ([^)\\s]+)\\))?");
     private static final Pattern NO_JNI = Pattern.compile("Could not find (jni\\w+) in class");
     private static final Pattern PLATFORM = Pattern.compile("Platform \"([^\"]+)\" not supported");
 
@@ -73,6 +83,7 @@ public final class NcclLibraries {
         if (System.getProperty(CACHE_PROPERTY) == null) {
             System.setProperty(CACHE_PROPERTY, cacheDir(env).toString());
         }
+        dropLibraryLinks(Path.of(System.getProperty(CACHE_PROPERTY)), searched(env, library));
         if (System.getProperty(PATHS_FIRST_PROPERTY) == null) {
             System.setProperty(PATHS_FIRST_PROPERTY, "true");
         }
@@ -110,6 +121,61 @@ public final class NcclLibraries {
         return Path.of(base, "cctk-javacpp-" + user.replaceAll("[^A-Za-z0-9._-]", "_"));
     }
 
+    /**
+     * Removes the links to site libraries (libnccl, libcudart, libcuda) that JavaCPP left in its cache on an earlier
+     * load and that point outside today's search path: it would use them again when the library is no longer on the
+     * path (a stale libnccl.so.2 from another module, or from an nccl.library since dropped). Links into today's
+     * directories stay, so ranks of one node sharing the cache never remove what another is loading; JavaCPP's own
+     * extracted JNI libraries (regular files) stay.
+     *
+     * @param cache    JavaCPP's cache directory
+     * @param searched the directories today's libraries may come from (LD_LIBRARY_PATH, nccl.library)
+     * @return how many links were removed
+     */
+    static int dropLibraryLinks(final Path cache, final Set<Path> searched) {
+        if (!Files.isDirectory(cache)) {
+            return 0;
+        }
+        int dropped = 0;
+        try (var files = Files.walk(cache, 8)) {
+            for (final Path p : (Iterable<Path>) files::iterator) {
+                final String name = p.getFileName().toString();
+                if (Files.isSymbolicLink(p) && (name.startsWith("libnccl.so") || name.startsWith("libcudart.so")
+                        || name.startsWith("libcuda.so")) && !searched.contains(target(p))) {
+                    Files.deleteIfExists(p);
+                    dropped++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return dropped; // a cache we cannot clean: JavaCPP's own load explains what goes wrong
+        }
+        return dropped;
+    }
+
+    /** The directory a link's target lies in (absolute, not further resolved), or null. */
+    private static Path target(final Path link) throws IOException {
+        final Path parent = link.getParent().resolve(Files.readSymbolicLink(link)).normalize().getParent();
+        return parent == null ? null : parent.toAbsolutePath();
+    }
+
+    /** LD_LIBRARY_PATH's, java.library.path's, the system's and nccl.library's directories (absolute). */
+    static Set<Path> searched(final Map<String, String> env, final String library) {
+        final Set<Path> dirs = new LinkedHashSet<>();
+        final String path = env.getOrDefault("LD_LIBRARY_PATH", "") + ":" + System.getProperty("java.library.path", "")
+                + ":/lib:/lib64:/usr/lib:/usr/lib64:/usr/lib/x86_64-linux-gnu:/usr/lib/aarch64-linux-gnu"
+                + ":/usr/local/cuda/lib64";
+        for (final String d : path.split(":")) {
+            if (!d.isBlank()) {
+                dirs.add(Path.of(d).toAbsolutePath().normalize());
+            }
+        }
+        if (library != null && !library.isBlank()) {
+            final Path p = Path.of(library).toAbsolutePath().normalize();
+            dirs.add(Files.isDirectory(p) || p.getParent() == null ? p : p.getParent());
+        }
+        return dirs;
+    }
+
     /** The messages of {@code t} and its causes, one a line (JavaCPP puts the real reason in a cause). */
     static String chain(final Throwable t) {
         final StringBuilder sb = new StringBuilder();
@@ -145,6 +211,13 @@ public final class NcclLibraries {
         }
         final Matcher glibc = GLIBC.matcher(chain);
         if (glibc.find()) {
+            final String by = glibc.group(2) == null ? "" : glibc.group(2).substring(glibc.group(2).lastIndexOf('/')
+                    + 1);
+            if (!by.isEmpty() && !by.startsWith("libjni")) {
+                return head + glibc.group(2) + " needs " + glibc.group(1) + ", newer than this node's C library (ldd"
+                        + " --version). That is the site's library, not cctk's: another cctk build will not help."
+                        + " Use a " + by + " built for this OS (the site's module), or set nccl.library to one.";
+            }
             return head + "this build's native code needs " + glibc.group(1) + ", newer than this node's C library"
                     + " (ldd --version). Build cctk with mvn -Pcuda12-oldglibc package (JavaCPP 1.5.11, glibc 2.14+)"
                     + " and run it on a Java runtime built for old glibc (docs/nccl.md).";
@@ -167,6 +240,14 @@ public final class NcclLibraries {
                 .replaceFirst("^[\\w.$]+(Error|Exception): ", "");
         return head + "loading the CUDA/NCCL libraries failed (" + first + "). Check module load cuda/nccl and"
                 + " LD_LIBRARY_PATH; this build is for CUDA " + cudaMajor + ".";
+    }
+
+    /** One paragraph: the loaded libnccl lacks {@code functions}. */
+    static String lacking(final List<String> functions) {
+        final String lib = mapped().stream().filter(m -> m.contains("libnccl")).findFirst().orElse("libnccl.so.2");
+        return "The nccl backend cannot start on " + hostName() + ": the loaded " + lib + " lacks " + String.join(", ",
+                functions) + " (calling a missing function would kill the process). It is not a usable NCCL 2.7 or"
+                + " newer: load the site's NCCL module or set nccl.library to a real libnccl.so.2.";
     }
 
     /** Whether the loaded libraries export {@code symbol}: calling a missing NCCL function kills the JVM. */

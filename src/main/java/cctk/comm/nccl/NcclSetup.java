@@ -8,6 +8,7 @@ import cctk.spec.NcclOptions;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.cudart.cudaDeviceProp;
@@ -58,8 +59,10 @@ public final class NcclSetup {
         final int err = cudart.cudaGetDeviceCount(count);
         if (err == cudart.cudaErrorNoDevice) {
             count[0] = 0;
-        } else {
-            Cuda.check(err, "cudaGetDeviceCount");
+        } else if (err != cudart.cudaSuccess) {
+            throw CctkException.environment("The CUDA runtime finds no usable GPU on " + NcclLibraries.hostName()
+                    + ": cudaGetDeviceCount says '" + Cuda.text(err) + "' (cudaError " + err + "). Check nvidia-smi"
+                    + " on this node and that the job asked Slurm for GPUs (resources.gpus_per_node).");
         }
         final int device = DeviceChoice.pick(r.localRank(), count[0], r.options().devices());
         Cuda.check(cudart.cudaSetDevice(device), "cudaSetDevice(" + device + ")");
@@ -89,9 +92,20 @@ public final class NcclSetup {
         if (result != nccl.ncclSuccess) {
             throw CctkException.environment("ncclCommInitRank on rank " + r.rank() + " (GPU " + device + ", world "
                     + r.size() + ") failed: " + nccl.ncclGetErrorString(result).getString() + " (ncclResult "
-                    + result + "). Run with nccl.debug: true and read the rank's NCCL debug file.");
+                    + result + ")" + lastError(comm) + ". Run with nccl.debug: true and read the rank's NCCL debug"
+                    + " file.");
         }
         return comm;
+    }
+
+    /** ": " + NCCL's last error message (e.g. "no CUDA-capable device is detected"), or "" (NCCL < 2.13). */
+    static String lastError(final ncclComm comm) {
+        if (!NcclLibraries.has("ncclGetLastError")) {
+            return "";
+        }
+        final org.bytedeco.javacpp.BytePointer m = nccl.ncclGetLastError(comm);
+        final String text = m == null || m.isNull() ? "" : m.getString().trim();
+        return text.isEmpty() ? "" : ": " + text;
     }
 
     private static Thread deadline(final Request r, final int device, final PrintStream err) {
@@ -117,7 +131,7 @@ public final class NcclSetup {
         final int r = nccl.ncclGetUniqueId(id);
         if (r != nccl.ncclSuccess) {
             throw CctkException.environment("ncclGetUniqueId failed: " + nccl.ncclGetErrorString(r).getString()
-                    + " (ncclResult " + r + "); check NCCL_SOCKET_IFNAME.");
+                    + " (ncclResult " + r + ")" + lastError(null) + "; check NCCL_SOCKET_IFNAME.");
         }
         final byte[] b = new byte[UniqueIdExchange.ID_BYTES];
         id.internal().get(b);
@@ -146,25 +160,60 @@ public final class NcclSetup {
         };
     }
 
-    /** Driver older than the runtime, or NCCL older than cctk needs: explained before anything runs. */
+    /** Driver too old for the runtime, or NCCL older than cctk needs: explained before anything runs. */
     private static void checkVersions() {
         final int[] v = new int[1];
+        if (!NcclLibraries.has("ncclGetVersion")) {
+            throw CctkException.environment(NcclLibraries.lacking(List.of("ncclGetVersion")));
+        }
+        nccl.ncclGetVersion(v);
+        final String ncclProblem = ncclProblem(v[0]);
+        if (ncclProblem != null) {
+            throw CctkException.environment(ncclProblem);
+        }
+        // a function the loaded libnccl lacks kills the JVM when called (lazy binding): refuse it now instead
+        final List<String> missing = NcclLibraries.REQUIRED.stream().filter(f -> !NcclLibraries.has(f)).toList();
+        if (!missing.isEmpty()) {
+            throw CctkException.environment(NcclLibraries.lacking(missing));
+        }
         cudart.cudaDriverGetVersion(v);
         final int driver = v[0];
         cudart.cudaRuntimeGetVersion(v);
-        final int runtime = v[0];
-        if (driver < runtime) {
-            throw CctkException.environment("The NVIDIA driver on " + NcclLibraries.hostName() + " supports CUDA "
-                    + (driver == 0 ? "none (no driver)" : Cuda.versionText(driver)) + ", older than the CUDA "
-                    + Cuda.versionText(runtime) + " runtime loaded. Build cctk for the driver's CUDA major (mvn"
-                    + " -Pcuda12 package for CUDA 12; docs/nccl.md) or load an older CUDA module.");
+        final String driverProblem = driverProblem(driver, v[0], NcclLibraries.hostName());
+        if (driverProblem != null) {
+            throw CctkException.environment(driverProblem);
         }
-        nccl.ncclGetVersion(v);
-        if (NcclTypes.normalised(v[0]) < NcclLibraries.MIN_NCCL) {
-            throw CctkException.environment("The loaded NCCL is " + NcclTypes.versionText(v[0]) + "; cctk needs "
+    }
+
+    /**
+     * Why the driver cannot run this CUDA runtime, or null when it can. CUDA's minor-version compatibility runs
+     * any runtime of the driver's CUDA major or older (cudart 12.8 on an R535 driver, which reports 12.2; 13.x on
+     * any R580+); only a driver of an older major is refused (CUDA Compatibility guide, "Minor Version
+     * Compatibility").
+     */
+    static String driverProblem(final int driver, final int runtime, final String host) {
+        if (driver == 0) {
+            return "The NVIDIA driver on " + host + " reports no CUDA support (cudaDriverGetVersion gave 0): the"
+                    + " driver's libcuda.so.1 is there but no working driver is; run on a GPU node (nvidia-smi should"
+                    + " list its GPUs).";
+        }
+        if (driver / 1000 < runtime / 1000) {
+            return "The NVIDIA driver on " + host + " supports CUDA " + Cuda.versionText(driver) + ", an older major"
+                    + " than the CUDA " + Cuda.versionText(runtime) + " runtime loaded. Build cctk for the driver's"
+                    + " CUDA major (mvn -Pcuda12 package for CUDA 12; docs/nccl.md) or load that major's CUDA module.";
+        }
+        return null;
+    }
+
+    /** Why the loaded NCCL (ncclGetVersion's code) is too old for cctk, or null. */
+    static String ncclProblem(final int code) {
+        if (NcclTypes.normalised(code) < NcclLibraries.MIN_NCCL) {
+            return "The nccl backend cannot start on " + NcclLibraries.hostName() + ": the loaded NCCL is "
+                    + NcclTypes.versionText(code) + "; cctk needs "
                     + NcclTypes.versionText(NcclLibraries.MIN_NCCL) + " or newer. Load a newer NCCL module or set"
-                    + " nccl.library.");
+                    + " nccl.library.";
         }
+        return null;
     }
 
     /** nccl.ncclAlltoAll when this preset declares it and the loaded libnccl exports it, else null. */

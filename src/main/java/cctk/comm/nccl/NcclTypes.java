@@ -48,6 +48,33 @@ public final class NcclTypes {
         return type == DType.BFLOAT16 ? version(2, 10, 0) : version(2, 0, 0);
     }
 
+    /**
+     * Why the nccl backend cannot run {@code collective} (spec name) with this type, operator and placement on an
+     * NCCL of version {@code ncclVersion} (any scheme), or null when it can.
+     * All-to-all and send/recv have no in-place form on NCCL: a rank's blocks are sent and received concurrently
+     * from the same memory (grouped ncclSend/ncclRecv, which ncclAlltoAll also expands into), so a block could be
+     * overwritten before it is sent; RCCL and NCCLX refuse in-place all-to-all outright.
+     * bfloat16 and avg came with NCCL 2.10: an older NCCL aborts on them, so the row is skipped instead.
+     */
+    public static String unsupported(final String collective, final DType type, final ReduceOp op,
+                                     final boolean inPlace, final int ncclVersion) {
+        if (inPlace && ("alltoall".equals(collective) || "alltoallv".equals(collective)
+                || "sendrecv".equals(collective))) {
+            return "no in-place form on nccl: the blocks are sent and received concurrently from the same memory"
+                    + " (a block could be overwritten before it is sent)";
+        }
+        final int have = normalised(ncclVersion);
+        if (type != null && have < minimumVersion(type)) {
+            return type.specName() + " needs NCCL " + versionText(minimumVersion(type)) + " or newer; this node's is "
+                    + versionText(have);
+        }
+        if (op != null && have < minimumVersion(op)) {
+            return op.specName() + " needs NCCL " + versionText(minimumVersion(op)) + " or newer; this node's is "
+                    + versionText(have);
+        }
+        return null;
+    }
+
     /** NCCL's version code: major*10000 + minor*100 + patch (the scheme since 2.9). */
     public static int version(final int major, final int minor, final int patch) {
         return major * 10_000 + minor * 100 + patch;

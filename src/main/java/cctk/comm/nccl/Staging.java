@@ -1,21 +1,28 @@
 package cctk.comm.nccl;
 
 import java.nio.ByteBuffer;
+import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
 
 /**
- * A direct host buffer that cudaMemcpy can read and write; heap ByteBuffers (what the harness fills) have no
- * stable address. Not on the timed path.
+ * Pinned host memory (cudaMallocHost) through which buffers are uploaded and downloaded: heap ByteBuffers (what
+ * the harness fills) have no stable address, and a copy from pageable memory may return before the DMA has read
+ * it, so uploads go from here with cudaMemcpyAsync on the communicator's stream, followed by a wait on the stream.
+ * Not on the timed path.
  * <b>Note:</b> not threadsafe.
  */
-final class Staging {
+final class Staging implements AutoCloseable {
 
-    private final ByteBuffer buffer;
+    private final Pointer pinned;
     private final BytePointer pointer;
+    private final ByteBuffer buffer;
 
     Staging(final int capacity) {
-        this.buffer = ByteBuffer.allocateDirect(capacity);
-        this.pointer = new BytePointer(buffer);
+        this.pinned = new Pointer();
+        Cuda.check(cudart.cudaMallocHost(pinned, capacity), "cudaMallocHost of " + capacity + " bytes");
+        this.pointer = new BytePointer(pinned).capacity(capacity);
+        this.buffer = pointer.asByteBuffer();
     }
 
     int capacity() {
@@ -35,5 +42,10 @@ final class Staging {
     /** Copies the staging buffer's first {@code n} bytes into {@code dst} at absolute index {@code to}. */
     void drain(final ByteBuffer dst, final int to, final int n) {
         dst.put(to, buffer, 0, n);
+    }
+
+    @Override
+    public void close() {
+        cudart.cudaFreeHost(pinned);
     }
 }

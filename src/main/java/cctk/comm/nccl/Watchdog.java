@@ -3,10 +3,13 @@ package cctk.comm.nccl;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Keeps a rank from hanging: while armed it polls the communicator's asynchronous error (ncclCommGetAsyncError)
- * and, on an error or when the deadline passes, aborts the communicator (ncclCommAbort) so the blocked call
- * returns, and records why. The driving thread then throws with {@link #reason()}. One background thread per
- * communicator, as PyTorch's NCCL watchdog does.
+ * Keeps a rank from hanging, for the communicator's whole life: it polls the communicator's asynchronous error
+ * (ncclCommGetAsyncError) from creation to {@link #close()}, so a peer that dies while NCCL connects lazily inside a
+ * launch is seen too; while a call or a wait is armed it also enforces that call's deadline. On an error or a
+ * passed deadline it aborts the communicator (ncclCommAbort) so the blocked call returns, records why and stops.
+ * The driving thread then throws with {@link #reason()}. {@link #close()} waits for the thread, so no poll or
+ * abort can overlap the communicator's destruction. One background thread per communicator, as PyTorch's NCCL
+ * watchdog does.
  * <b>Note:</b> threadsafe.
  */
 final class Watchdog implements AutoCloseable {
@@ -24,6 +27,8 @@ final class Watchdog implements AutoCloseable {
     }
 
     private static final int IN_PROGRESS = 7;
+    /** How long close() waits for an abort in flight (ncclCommAbort returns once its threads are gone). */
+    private static final long JOIN_MILLIS = 60_000;
 
     private final Health health;
     private final long pollNanos;
@@ -49,9 +54,9 @@ final class Watchdog implements AutoCloseable {
         this.deadline = System.nanoTime() + timeoutNanos;
         this.armed = true;
         generation++;
-        notifyAll();
     }
 
+    /** Ends the deadline of the last {@link #arm}; the asynchronous error is still polled. */
     synchronized void disarm() {
         armed = false;
     }
@@ -61,23 +66,23 @@ final class Watchdog implements AutoCloseable {
         return reason;
     }
 
+    /** Whether the watchdog's thread still runs (false once closed, or once it has aborted). */
+    boolean running() {
+        return thread.isAlive();
+    }
+
     private void watch() {
         while (true) {
             final String current;
             final long due;
             final long gen;
+            final boolean timed;
             synchronized (this) {
-                while (!closed && (!armed || reason != null)) {
-                    try {
-                        wait();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
                 if (closed) {
                     return;
                 }
-                current = what;
+                timed = armed;
+                current = armed ? what : (what == null ? "setup" : "the time after " + what);
                 due = deadline;
                 gen = generation;
             }
@@ -85,17 +90,22 @@ final class Watchdog implements AutoCloseable {
             String why = null;
             if (code != 0 && code != IN_PROGRESS) {
                 why = "NCCL reported '" + health.errorText(code) + "' (ncclResult " + code + ") during " + current;
-            } else if (System.nanoTime() - due > 0 && stillArmedFor(gen)) {
+            } else if (timed && System.nanoTime() - due > 0 && stillArmedFor(gen)) {
                 why = current + " did not finish before the deadline";
             }
             if (why != null) {
                 fire(why);
-                continue;
-            }
-            try {
-                TimeUnit.NANOSECONDS.sleep(pollNanos);
-            } catch (InterruptedException e) {
                 return;
+            }
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this, pollNanos);
+                } catch (InterruptedException e) {
+                    return;
+                }
             }
         }
     }
@@ -107,7 +117,7 @@ final class Watchdog implements AutoCloseable {
 
     private void fire(final String why) {
         synchronized (this) {
-            if (reason != null) {
+            if (reason != null || closed) {
                 return;
             }
             reason = why;
@@ -115,12 +125,20 @@ final class Watchdog implements AutoCloseable {
         health.abort();
     }
 
+    /** Stops watching and waits (bounded) for the thread, an abort in flight included. */
     @Override
     public void close() {
         synchronized (this) {
             closed = true;
             notifyAll();
         }
-        thread.interrupt();
+        if (Thread.currentThread() == thread) {
+            return;
+        }
+        try {
+            thread.join(JOIN_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -69,7 +69,8 @@ class NcclGpuTest {
     private List<String[]> run(final List<CollectiveType> colls, final List<DType> types, final List<ReduceOp> ops,
                                final List<MessageSize> sizes, final NcclOptions.Timing timing) throws IOException {
         final Benchmark b = new Benchmark(List.of("nccl"), List.of(1), colls, sizes, types, ops, 2, 5, 1,
-                Benchmark.InPlace.BOTH, 0, new Benchmark.Imbalance(4.0, null), 120, 0);
+                Benchmark.InPlace.BOTH, 0, new Benchmark.Imbalance(4.0, null), 120,
+                Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
         final NcclOptions nccl = new NcclOptions("nccl", null, List.of(), false, timing, NcclOptions.Profiler.NONE);
         final JobSpec spec = new JobSpec(null, null, null, null, Map.of(), Map.of(), b, List.of(), nccl);
         final MemoryStore store = new MemoryStore(1, Duration.ofSeconds(120));

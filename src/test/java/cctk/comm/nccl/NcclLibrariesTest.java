@@ -105,4 +105,32 @@ class NcclLibrariesTest {
         final CctkException second = catchThrowableOfType(CctkException.class, () -> NcclLibraries.load(env, null));
         assertThat(second).isSameAs(first);
     }
+
+    @Test
+    void theSitesLibnccleNeedingANewerGlibcIsNamedNotCctk() {
+        final String text = NcclLibraries.explain("java.lang.UnsatisfiedLinkError: /tmp/c/libjninccl.so:"
+                + " /lib64/libc.so.6: version `GLIBC_2.38' not found (required by /opt/nccl/lib/libnccl.so.2)\n",
+                "linux-x86_64", 13, null);
+        assertThat(text).contains("/opt/nccl/lib/libnccl.so.2 needs GLIBC_2.38", "not cctk's", "libnccl.so.2 built for"
+                + " this OS").doesNotContain("-Pcuda12-oldglibc");
+    }
+
+    @Test
+    void staleLibraryLinksInTheCacheAreDroppedAndTodaysKept(@TempDir final Path dir) throws Exception {
+        final Path cache = Files.createDirectories(dir.resolve("cache/cctk.jar/org/bytedeco/cuda/linux-x86_64"));
+        final Path old = Files.createDirectories(dir.resolve("old-module/lib"));
+        final Path today = Files.createDirectories(dir.resolve("today/lib"));
+        Files.writeString(old.resolve("libnccl.so.2"), "old");
+        Files.writeString(today.resolve("libcudart.so.13"), "new");
+        Files.createSymbolicLink(cache.resolve("libnccl.so.2"), old.resolve("libnccl.so.2"));
+        Files.createSymbolicLink(cache.resolve("libcudart.so.13"), today.resolve("libcudart.so.13"));
+        Files.writeString(cache.resolve("libjninccl.so"), "jni");
+        final int dropped = NcclLibraries.dropLibraryLinks(dir.resolve("cache"),
+                NcclLibraries.searched(Map.of("LD_LIBRARY_PATH", today.toString()), null));
+        assertThat(dropped).isEqualTo(1);
+        assertThat(cache.resolve("libnccl.so.2")).doesNotExist();
+        assertThat(cache.resolve("libcudart.so.13")).isSymbolicLink();
+        assertThat(cache.resolve("libjninccl.so")).isRegularFile();
+        assertThat(old.resolve("libnccl.so.2")).hasContent("old");
+    }
 }

@@ -95,4 +95,40 @@ class NcclPartsTest {
                 .isInstanceOfSatisfying(CctkException.class, e -> assertThat(e.exitCode()).isEqualTo(ExitCode.INTERNAL))
                 .hasMessageContaining("has 64 bytes, expected 128");
     }
+
+    @Test
+    void theDriverMayBeAnOlderMinorOfTheRuntimesMajorButNotAnOlderMajor() {
+        // CUDA's minor-version compatibility: cudart 12.8 on an R535 driver (12.2), 13.3 on R580 (13.0)
+        assertThat(NcclSetup.driverProblem(12020, 12080, "n1")).isNull();
+        assertThat(NcclSetup.driverProblem(13000, 13030, "n1")).isNull();
+        assertThat(NcclSetup.driverProblem(13000, 12060, "n1")).isNull();
+        assertThat(NcclSetup.driverProblem(12090, 13000, "n1")).contains("n1", "supports CUDA 12.9", "older major",
+                "CUDA 13.0 runtime", "-Pcuda12");
+        assertThat(NcclSetup.driverProblem(0, 13000, "n1")).contains("no CUDA support", "GPU node");
+    }
+
+    @Test
+    void ncclOlderThanCctkNeedsIsExplained() {
+        assertThat(NcclSetup.ncclProblem(2604)).contains("2.6.4", "2.7.0 or newer");
+        assertThat(NcclSetup.ncclProblem(23007)).isNull();
+    }
+
+    @Test
+    void inPlaceAllToAllAndSendRecvHaveNoFormOnNcclAndSayWhy() {
+        for (final String c : List.of("alltoall", "alltoallv", "sendrecv")) {
+            assertThat(NcclTypes.unsupported(c, DType.FLOAT32, null, true, 23007)).startsWith(
+                    "no in-place form on nccl").contains("concurrently from the same memory");
+            assertThat(NcclTypes.unsupported(c, DType.FLOAT32, null, false, 23007)).isNull();
+        }
+        assertThat(NcclTypes.unsupported("all_reduce", DType.FLOAT32, ReduceOp.SUM, true, 23007)).isNull();
+    }
+
+    @Test
+    void bfloat16AndAvgOnAnNcclBefore210AreSkippedWithTheReason() {
+        assertThat(NcclTypes.unsupported("all_reduce", DType.BFLOAT16, ReduceOp.SUM, false, 2804))
+                .isEqualTo("bfloat16 needs NCCL 2.10.0 or newer; this node's is 2.8.4");
+        assertThat(NcclTypes.unsupported("all_reduce", DType.FLOAT32, ReduceOp.AVG, false, 20903))
+                .isEqualTo("avg needs NCCL 2.10.0 or newer; this node's is 2.9.3");
+        assertThat(NcclTypes.unsupported("all_reduce", DType.BFLOAT16, ReduceOp.AVG, false, 21003)).isNull();
+    }
 }

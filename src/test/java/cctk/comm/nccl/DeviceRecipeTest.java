@@ -1,0 +1,67 @@
+package cctk.comm.nccl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * scripts/device-gpu-test.sh finds NVIDIA's pip libraries in every layout: CUDA 13 wheels (nvidia/cu13/lib), the
+ * older per-library ones (nvidia/nccl/lib), any sys.path entry (venvs), the user site, and conda's lib directory
+ * (before: only the first site-packages and nvidia/{cuda_runtime,nccl}/lib).
+ */
+@Timeout(120)
+class DeviceRecipeTest {
+
+    @TempDir
+    Path dir;
+
+    private String libdirs(final Map<String, String> env) throws IOException, InterruptedException {
+        final ProcessBuilder pb = new ProcessBuilder("bash", "scripts/device-gpu-test.sh", "libdirs")
+                .redirectErrorStream(true);
+        pb.environment().putAll(env);
+        final Process p = pb.start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(100, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        return out;
+    }
+
+    private Path lib(final String at, final String name) throws IOException {
+        final Path d = Files.createDirectories(dir.resolve(at));
+        Files.writeString(d.resolve(name), "");
+        return d;
+    }
+
+    @Test
+    void everyLayoutOfThePipLibrariesIsFound() throws Exception {
+        final Path cu13 = lib("venv/site/nvidia/cu13/lib", "libcudart.so.13");
+        final Path nccl = lib("venv/site/nvidia/nccl/lib", "libnccl.so.2");
+        final Path conda = lib("conda/lib", "libnccl.so.2");
+        lib("venv/site/nvidia/cublas/lib", "libcublas.so.13");
+        final String out = libdirs(Map.of("PYTHONPATH", dir.resolve("venv/site").toString(), "CONDA_PREFIX",
+                dir.resolve("conda").toString()));
+        assertThat(out.lines()).contains(cu13.toString(), nccl.toString(), conda.toString())
+                .noneMatch(l -> l.contains("cublas"));
+    }
+
+    @Test
+    void theUserSiteIsSearchedToo() throws Exception {
+        final Path home = Files.createDirectories(dir.resolve("home"));
+        final ProcessBuilder pb = new ProcessBuilder("python3", "-c", "import site; print(site.getusersitepackages())");
+        pb.environment().put("HOME", home.toString());
+        final Process p = pb.start();
+        final String site = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        final Path d = lib(home.relativize(Path.of(site)).toString().isEmpty() ? "x" : "home/"
+                + home.relativize(Path.of(site)) + "/nvidia/cu13/lib", "libnccl.so.2");
+        assertThat(libdirs(Map.of("HOME", home.toString())).lines()).contains(d.toString());
+    }
+}

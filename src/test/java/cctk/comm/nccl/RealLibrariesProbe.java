@@ -1,0 +1,114 @@
+package cctk.comm.nccl;
+
+import cctk.CctkException;
+import java.util.HexFormat;
+import java.util.Map;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.cuda.global.nccl;
+
+/**
+ * A child process for {@link NcclRealLibrariesIT}: loads the real cudart/NCCL through cctk's loader (with the
+ * built jar on the class path) and prints what they answer, one "key value" a line. Modes: versions, id (a real
+ * NCCL unique id, hex), share DIR RANK (rank 0's id through a file store),
+ * has SYMBOL, devices, setup (the checks NcclSetup.open makes before the GPU).
+ * Exit code: 0, or the CctkException's exit code with its one paragraph on stderr.
+ */
+public final class RealLibrariesProbe {
+
+    private RealLibrariesProbe() {
+    }
+
+    public static void main(final String[] args) {
+        try {
+            NcclLibraries.load(System.getenv(), null);
+            run(args);
+        } catch (CctkException e) {
+            System.err.println("cctk: " + e.getMessage());
+            System.exit(e.exitCode().code());
+        }
+    }
+
+    /**
+     * A send/recv whose ncclSend fails (a communicator NCCL refuses: no GPU needed) must leave no group open: an
+     * extra ncclGroupEnd afterwards is then "not in a group" (ncclInvalidUsage), where a group left open would
+     * have been ended by it (ncclSuccess), as the raw sequence shows first.
+     */
+    private static void group() {
+        final org.bytedeco.cuda.nccl.ncclComm none = new org.bytedeco.cuda.nccl.ncclComm();
+        final org.bytedeco.javacpp.Pointer p = new org.bytedeco.javacpp.Pointer();
+        nccl.ncclGroupStart();
+        System.out.println("raw-send " + nccl.ncclSend(p, 4, nccl.ncclFloat32, 1, none, null));
+        System.out.println("raw-extra-group-end " + nccl.ncclGroupEnd());
+        final Watchdog.Health quiet = new Watchdog.Health() {
+            @Override
+            public int asyncError() {
+                return 0;
+            }
+
+            @Override
+            public String errorText(final int code) {
+                return "error " + code;
+            }
+
+            @Override
+            public void abort() {
+                // nothing to abort: the communicator is a null handle
+            }
+        };
+        final NcclCommunicator comm = new NcclCommunicator(new NcclSetup.Opened(0, 2, "nccl", 0, none,
+                new org.bytedeco.cuda.cudart.CUstream_st(), new Watchdog(quiet, 100, "probe-watchdog")),
+                cctk.spec.NcclOptions.Timing.PIPELINED, java.util.concurrent.TimeUnit.SECONDS.toNanos(30));
+        final NcclBuffer b = new NcclBuffer(comm, p, 0, 64);
+        try {
+            comm.sendRecv(b, 1, b, 1, 4, cctk.comm.DType.FLOAT32);
+            System.out.println("sendrecv ok");
+        } catch (CctkException e) {
+            System.out.println("sendrecv " + e.exitCode() + " " + e.getMessage());
+        }
+        System.out.println("extra-group-end " + nccl.ncclGroupEnd());
+    }
+
+    private static void run(final String[] args) {
+        final int[] v = new int[1];
+        switch (args[0]) {
+            case "versions" -> {
+                System.out.println("cudart " + cudart.cudaRuntimeGetVersion(v) + " " + v[0]);
+                System.out.println("driver " + cudart.cudaDriverGetVersion(v) + " " + v[0]);
+                System.out.println("nccl " + nccl.ncclGetVersion(v) + " " + v[0] + " " + NcclTypes.versionText(v[0]));
+                System.out.println("mapped " + String.join(" ", NcclLibraries.mapped()));
+            }
+            case "id" -> {
+                final org.bytedeco.cuda.nccl.ncclUniqueId id = new org.bytedeco.cuda.nccl.ncclUniqueId();
+                final int r = nccl.ncclGetUniqueId(id);
+                final byte[] b = new byte[UniqueIdExchange.ID_BYTES];
+                id.internal().get(b);
+                System.out.println("id " + r + " " + HexFormat.of().formatHex(b));
+                System.out.println("last " + NcclSetup.lastError(null));
+            }
+            case "share" -> {
+                // rank 0 creates a real NCCL unique id; the store carries it to rank 1 in another process
+                final int rank = Integer.parseInt(args[2]);
+                try (cctk.comm.FileStore store = new cctk.comm.FileStore(java.nio.file.Path.of(args[1]), rank,
+                        java.time.Duration.ofSeconds(60))) {
+                    final byte[] id = UniqueIdExchange.share(store, "nccl-unique-id", rank, () -> {
+                        final org.bytedeco.cuda.nccl.ncclUniqueId u = new org.bytedeco.cuda.nccl.ncclUniqueId();
+                        if (nccl.ncclGetUniqueId(u) != nccl.ncclSuccess) {
+                            throw CctkException.environment("ncclGetUniqueId failed");
+                        }
+                        final byte[] b = new byte[UniqueIdExchange.ID_BYTES];
+                        u.internal().get(b);
+                        return b;
+                    });
+                    System.out.println("shared " + HexFormat.of().formatHex(id));
+                }
+            }
+            case "group" -> group();
+            case "has" -> System.out.println("has " + args[1] + " " + NcclLibraries.has(args[1]));
+            case "devices" -> {
+                final int r = cudart.cudaGetDeviceCount(v);
+                System.out.println("devices " + r + " " + v[0] + " " + Cuda.text(r));
+            }
+            default -> throw CctkException.usage("unknown mode " + args[0] + Map.of());
+        }
+    }
+}
