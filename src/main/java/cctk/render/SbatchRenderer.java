@@ -1,12 +1,12 @@
 package cctk.render;
 
+import cctk.OwnerFiles;
 import cctk.CctkException;
 import cctk.spec.Cluster;
 import cctk.spec.JobSpec;
 import cctk.spec.Resources;
 import cctk.spec.SpecWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -118,7 +118,7 @@ public final class SbatchRenderer {
     }
 
     /**
-     * Writes {@code spec.yaml} and {@code job.sbatch} (mode 0755) into the job directory, creating it.
+     * Writes {@code spec.yaml} (0600) and {@code job.sbatch} (0700) into the job directory, created 0700.
      *
      * @return the script's path
      * @throws CctkException ENVIRONMENT when the files cannot be written
@@ -126,11 +126,11 @@ public final class SbatchRenderer {
     public Path write(final RenderedJob job) {
         final String yaml = specYaml.apply(job.frozenSpec());
         try {
-            Files.createDirectories(job.jobDir());
-            Files.writeString(job.specPath(), yaml, StandardCharsets.UTF_8);
-            Files.writeString(job.scriptPath(), job.script(), StandardCharsets.UTF_8);
+            OwnerFiles.directory(job.jobDir());
+            OwnerFiles.string(job.specPath(), yaml);
+            OwnerFiles.string(job.scriptPath(), job.script());
             if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                Files.setPosixFilePermissions(job.scriptPath(), PosixFilePermissions.fromString("rwxr-xr-x"));
+                Files.setPosixFilePermissions(job.scriptPath(), PosixFilePermissions.fromString("rwx------"));
             }
         } catch (IOException e) {
             throw CctkException.environment("Cannot write the job files to " + job.jobDir() + ": " + e

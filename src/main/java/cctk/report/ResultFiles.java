@@ -1,9 +1,9 @@
 package cctk.report;
 
+import cctk.OwnerFiles;
 import cctk.CctkException;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -40,7 +40,7 @@ public final class ResultFiles implements AutoCloseable {
 
     private ResultFiles(final Path dir, final RunHeader header) throws IOException {
         this.header = header;
-        Files.createDirectories(dir);
+        OwnerFiles.directory(dir);
         final String stem = "profile_" + header.backend() + "_world" + header.world() + "_"
             + STAMP.format(header.start());
         String unique = stem;
@@ -52,8 +52,8 @@ public final class ResultFiles implements AutoCloseable {
             finals[i] = dir.resolve(unique + SUFFIXES[i]);
             parts[i] = dir.resolve(unique + SUFFIXES[i] + ".part");
         }
-        text = Files.newBufferedWriter(parts[0], StandardCharsets.UTF_8);
-        csv = Files.newBufferedWriter(parts[1], StandardCharsets.UTF_8);
+        text = OwnerFiles.text(parts[0]);
+        csv = OwnerFiles.text(parts[1]);
         writeLines(text, ProfileText.header(header));
         writeLines(csv, List.of(CsvRows.HEADER));
         writeJson(null);
@@ -157,7 +157,7 @@ public final class ResultFiles implements AutoCloseable {
     private void writeJson(final Map<String, Object> end) throws IOException {
         final Map<String, Object> doc = JsonRows.document(header, jsonRows, end);
         final Path tmp = parts[2].resolveSibling(parts[2].getFileName() + ".tmp");
-        Files.writeString(tmp, Json.write(doc) + "\n", StandardCharsets.UTF_8);
+        OwnerFiles.string(tmp, Json.write(doc) + "\n");
         Files.move(tmp, parts[2], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 }

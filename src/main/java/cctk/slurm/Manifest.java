@@ -1,9 +1,9 @@
 package cctk.slurm;
 
+import cctk.OwnerFiles;
 import cctk.CctkException;
 import cctk.report.Json;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -58,9 +58,9 @@ public record Manifest(String jobId, String cluster, Path spec, Path script, Lis
     public Path write(final Path jobDir) {
         final Path file = jobDir.resolve(FILE);
         try {
-            Files.createDirectories(jobDir);
+            OwnerFiles.directory(jobDir);
             final Path tmp = Files.createTempFile(jobDir, ".manifest", ".tmp");
-            Files.writeString(tmp, Json.write(toMap()) + "\n", StandardCharsets.UTF_8);
+            OwnerFiles.string(tmp, Json.write(toMap()) + "\n");
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw CctkException.environment("cannot write " + file + ": " + e.getMessage(), e);

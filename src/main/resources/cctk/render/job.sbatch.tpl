@@ -11,6 +11,7 @@
 {{SBATCH_DIRECTIVES}}
 
 set -euo pipefail
+umask 077  # what the job creates (results, NCCL logs) is the submitting user's alone on a shared file system
 
 echo "cctk: job" {{JOB_NAME}} "(Slurm job ${SLURM_JOB_ID:-none}) on ${SLURM_JOB_NODELIST:-$(hostname)}"
 

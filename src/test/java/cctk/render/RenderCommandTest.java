@@ -91,7 +91,7 @@ class RenderCommandTest {
         assertThat(r.code()).as(r.err()).isZero();
         final Path script = dir.resolve("job.sbatch");
         assertThat(r.out().trim()).isEqualTo(script.toString());
-        assertThat(Files.getPosixFilePermissions(script)).isEqualTo(PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertThat(Files.getPosixFilePermissions(script)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
         final String text = Files.readString(script);
         assertThat(Bash.syntaxErrors(text, tmp)).isEmpty();
         assertThat(text).contains("--spec '" + dir.resolve("spec.yaml") + "'", "#SBATCH --job-name=cmdtest",

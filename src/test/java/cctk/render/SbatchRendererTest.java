@@ -122,7 +122,10 @@ class SbatchRendererTest {
         final Path script = renderer.renderTo(JobSpecs.specFor("local"), null, tmp, WHEN);
         final Path dir = SbatchRenderer.defaultJobDir(tmp, "local", WHEN, java.time.ZoneId.systemDefault());
         assertThat(script).isEqualTo(dir.resolve("job.sbatch"));
-        assertThat(Files.getPosixFilePermissions(script)).isEqualTo(PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertThat(Files.getPosixFilePermissions(script)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        assertThat(Files.getPosixFilePermissions(dir)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        assertThat(Files.getPosixFilePermissions(dir.resolve("spec.yaml")))
+                .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         assertThat(Files.readString(dir.resolve("spec.yaml"))).isEqualTo("frozen: local\n");
         assertThat(Files.readString(script)).contains("--spec " + dir.resolve("spec.yaml"));
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.LocalDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +76,24 @@ class ResultFilesTest {
         assertThat(count(json, '{')).isEqualTo(count(json, '}'));
         assertThat(count(json, '[')).isEqualTo(count(json, ']'));
         assertThat(json.split("\"collective\"", -1)).hasSize(5);
+    }
+
+    @Test
+    void resultFilesAndTheirNewDirectoryAreOwnerOnly() throws IOException {
+        final Path out = dir.resolve("new/out");
+        final ResultFiles files = ResultFiles.create(out, header());
+        files.add(allReduce());
+        for (final Path part : files.partPaths()) {
+            assertThat(Files.getPosixFilePermissions(part)).as("%s", part)
+                    .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        }
+        for (final Path done : files.finish(null)) {
+            assertThat(Files.getPosixFilePermissions(done)).as("%s", done)
+                    .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        }
+        assertThat(Files.getPosixFilePermissions(out)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        assertThat(Files.getPosixFilePermissions(out.getParent()))
+                .isEqualTo(PosixFilePermissions.fromString("rwx------"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package cctk.analysis.render;
 
+import cctk.OwnerFiles;
 import cctk.analysis.Result;
 import cctk.analysis.ResultSet;
 import cctk.analysis.Run;
@@ -176,7 +177,11 @@ public final class Plots {
 
     private static Plot save(final org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, final Path file,
                              final String caption) throws IOException {
-        OwnerFiles.bytes(file, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
+        try {
+            OwnerFiles.bytes(file, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
+        } catch (final IOException e) {
+            throw ReportWriter.named(file, e);
+        }
         return new Plot(file, caption);
     }
 

@@ -1,5 +1,6 @@
 package cctk.analysis.render;
 
+import cctk.OwnerFiles;
 import cctk.CctkException;
 import cctk.analysis.Analysis;
 import cctk.analysis.Printable;

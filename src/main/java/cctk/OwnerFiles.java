@@ -1,10 +1,9 @@
-package cctk.analysis.render;
+package cctk;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
@@ -18,11 +17,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 
 /**
- * Report files and directories created owner-only (files 0600, directories 0700), as every file cctk creates,
- * and never written through a symbolic link: a link planted where a report file goes is an error, not a way to
- * overwrite the file it points to.
+ * Files and directories created owner-only (files 0600, directories 0700): result files, reports, job scripts
+ * and manifests alike, on login and compute nodes that other users share. Files are never written through a
+ * symbolic link: a link planted where a file of cctk goes is an error, not a way to overwrite what it points to.
+ * Existing directories keep their mode. <b>Note:</b> stateless.
  */
-final class OwnerFiles {
+public final class OwnerFiles {
 
     private static final Set<OpenOption> WRITE = Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
@@ -31,12 +31,12 @@ final class OwnerFiles {
     }
 
     /** {@code dir} and its missing parents, new ones 0700 (an existing directory, or a link to one, is kept). */
-    static Path directory(final Path dir) throws IOException {
+    public static Path directory(final Path dir) throws IOException {
         return Files.createDirectories(dir, attribute("rwx------"));
     }
 
     /** The directory {@code name} inside {@code parent}, 0700 when new; a symbolic link there is refused. */
-    static Path subdirectory(final Path parent, final String name) throws IOException {
+    public static Path subdirectory(final Path parent, final String name) throws IOException {
         final Path d = parent.resolve(name);
         if (Files.isSymbolicLink(d)) {
             throw new FileSystemException(d.toString(), null, "a symbolic link where the report's own directory goes");
@@ -45,18 +45,21 @@ final class OwnerFiles {
     }
 
     /** A text file for writing in UTF-8, created 0600 when new. */
-    static Writer text(final Path file) throws IOException {
+    public static BufferedWriter text(final Path file) throws IOException {
         return new BufferedWriter(new OutputStreamWriter(stream(file), StandardCharsets.UTF_8), 1 << 16);
     }
 
     /** {@code bytes} as the whole of {@code file}, created 0600 when new. */
-    static Path bytes(final Path file, final byte[] bytes) throws IOException {
+    public static Path bytes(final Path file, final byte[] bytes) throws IOException {
         try (OutputStream o = stream(file)) {
             o.write(bytes);
-        } catch (final IOException e) {
-            throw ReportWriter.named(file, e);
         }
         return file;
+    }
+
+    /** {@code text} as the whole of {@code file} in UTF-8, created 0600 when new. */
+    public static Path string(final Path file, final String text) throws IOException {
+        return bytes(file, text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static OutputStream stream(final Path file) throws IOException {
