@@ -55,6 +55,16 @@ final class SbatchDirectives {
         return ShellText.join("\n", lines);
     }
 
+    /**
+     * Seconds before the time limit within which the script starts no further step: Slurm's warning comes
+     * {@link #warningSeconds} before the limit, or up to 60 s earlier (sbatch --signal), and a step started then is
+     * stopped at once. 0 without a time limit.
+     */
+    static int stopWindow(final JobSpec spec) {
+        final String limit = spec.job().timeLimit();
+        return limit == null || limit.isBlank() ? 0 : warningSeconds(limit) + 60;
+    }
+
     /** Seconds of warning before a time limit written HH:MM:SS or D-HH:MM:SS: a tenth of it, 10 s to 120 s. */
     static int warningSeconds(final String timeLimit) {
         final String[] dayRest = timeLimit.split("-", 2);

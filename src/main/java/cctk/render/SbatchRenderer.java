@@ -59,6 +59,8 @@ public final class SbatchRenderer {
     public static final String OUTPUT_DIR = "OUTPUT_DIR";
     /** One {@code cctk_step ... srun ...} command per world size. */
     public static final String STEPS = "STEPS";
+    /** Seconds before the time limit within which no further step starts (0: no time limit, no check). */
+    public static final String STOP_WINDOW = "STOP_WINDOW";
 
     /** The script's name inside the job directory. */
     public static final String SCRIPT_FILE = "job.sbatch";
@@ -170,6 +172,7 @@ public final class SbatchRenderer {
         k.put(EXPORTS, exports(spec));
         k.put(OUTPUT_DIR, ShellQuote.quote("job.output_dir", spec.job().outputDir()));
         k.put(STEPS, SrunSteps.of(spec, specPath));
+        k.put(STOP_WINDOW, ShellQuote.quote("job.time_limit", Integer.toString(SbatchDirectives.stopWindow(spec))));
         return k;
     }
 

@@ -1,5 +1,6 @@
 package cctk.report;
 
+import cctk.IoErrors;
 import cctk.OwnerFiles;
 import cctk.CctkException;
 import java.io.BufferedWriter;
@@ -64,7 +65,7 @@ public final class ResultFiles implements AutoCloseable {
         try {
             return new ResultFiles(dir, header);
         } catch (IOException e) {
-            throw CctkException.environment("cctk cannot write result files in " + dir + ": " + e.getMessage()
+            throw CctkException.environment("cannot write result files in " + dir + ": " + IoErrors.reason(e)
                 + ". Check that the job's output directory exists and is writable.", e);
         }
     }
@@ -90,8 +91,8 @@ public final class ResultFiles implements AutoCloseable {
             writeLines(csv, CsvRows.lines(header.backend(), header.world(), row));
             writeJson(null);
         } catch (IOException e) {
-            throw CctkException.environment("cctk could not append to " + parts[0].getParent() + ": "
-                + e.getMessage() + ".", e);
+            throw CctkException.environment("could not append to the result files in " + parts[0].getParent() + ": "
+                + IoErrors.reason(e) + ".", e);
         }
     }
 
@@ -125,8 +126,8 @@ public final class ResultFiles implements AutoCloseable {
             }
             return List.of(finals);
         } catch (IOException e) {
-            throw CctkException.environment("cctk could not finish its result files in " + parts[0].getParent()
-                + ": " + e.getMessage() + ".", e);
+            throw CctkException.environment("could not finish the result files in " + parts[0].getParent()
+                + ": " + IoErrors.reason(e) + ".", e);
         }
     }
 

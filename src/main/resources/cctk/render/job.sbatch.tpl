@@ -39,9 +39,35 @@ cctk_worst=0
 cctk_stop=""
 trap 'cctk_stop=SIGTERM' TERM
 trap 'cctk_stop=SIGINT' INT
+# Seconds left before the job's time limit (squeue's %L: [D-][H:]M:SS), or nothing when unknown.
+cctk_seconds_left() {
+    [ -n "${SLURM_JOB_ID:-}" ] || return 0
+    local t d=0 h=0 m=0 s=0 p=()
+    t=$(squeue -h -j "$SLURM_JOB_ID" -o %L 2>/dev/null | head -n 1) || return 0
+    case "$t" in *-*) d=${t%%-*}; t=${t#*-} ;; esac
+    IFS=: read -r -a p <<< "$t"
+    case ${#p[@]} in
+        3) h=${p[0]}; m=${p[1]}; s=${p[2]} ;;
+        2) m=${p[0]}; s=${p[1]} ;;
+        *) return 0 ;;
+    esac
+    [[ "$d$h$m$s" =~ ^[0-9]+$ ]] || return 0
+    echo $(( ((10#$d * 24 + 10#$h) * 60 + 10#$m) * 60 + 10#$s ))
+}
+# A further step started inside Slurm's warning window before the time limit would be stopped at once: after the
+# first step, none starts there (the first always does, however short the job).
+cctk_window={{STOP_WINDOW}}
+cctk_ran=0
 cctk_step() {
     local label=$1
     shift
+    local left=""
+    if [ -z "$cctk_stop" ] && [ "$cctk_window" -gt 0 ] && [ "$cctk_ran" -eq 1 ]; then
+        left=$(cctk_seconds_left)
+        if [ -n "$left" ] && [ "$left" -le "$cctk_window" ]; then
+            cctk_stop="time limit: ${left} s left, within Slurm's warning window of ${cctk_window} s"
+        fi
+    fi
     if [ -n "$cctk_stop" ]; then
         echo "cctk: step ${label}: not started, the job was stopped (${cctk_stop})" >&2
         if [ "$cctk_worst" -lt 1 ]; then
@@ -49,6 +75,7 @@ cctk_step() {
         fi
         return 0
     fi
+    cctk_ran=1
     echo "cctk: step ${label}: starting at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     local rc=0
     "$@" || rc=$?

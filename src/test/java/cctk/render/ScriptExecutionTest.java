@@ -46,6 +46,13 @@ class ScriptExecutionTest {
             fi
             if [ -f "$FAKE_DIR/rc-$w" ]; then exit "$(cat "$FAKE_DIR/rc-$w")"; fi
             """;
+    /** squeue -o %L: the time left, from left-N for the N-th call (0-based), else 10 minutes. */
+    private static final String FAKE_SQUEUE = """
+            #!/bin/bash
+            n=$(cat "$FAKE_DIR/squeue-count" 2>/dev/null || echo 0)
+            echo $((n + 1)) > "$FAKE_DIR/squeue-count"
+            if [ -f "$FAKE_DIR/left-$n" ]; then cat "$FAKE_DIR/left-$n"; else echo 10:00; fi
+            """;
     private static final String FAKE_MODULE = """
             #!/bin/bash
             n=$(cat "$FAKE_DIR/module-count" 2>/dev/null || echo 0)
@@ -76,6 +83,7 @@ class ScriptExecutionTest {
         base = Files.createDirectories(tmp.resolve("base dir 'q' $(x)"));
         executable(bin.resolve("srun"), FAKE_SRUN);
         executable(bin.resolve("module"), FAKE_MODULE);
+        executable(bin.resolve("squeue"), FAKE_SQUEUE);
     }
 
     /** Payloads that each try to create their own file in tmp. */
@@ -206,6 +214,28 @@ class ScriptExecutionTest {
         } finally {
             script.destroyForcibly();
         }
+    }
+
+    @Test
+    void noStepStartsInsideSlurmsWarningWindowBeforeTheTimeLimit() throws Exception {
+        final JobSpec local = JobSpecs.specFor("local");
+        final JobSpec spec = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
+                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(1, 2, 4)), List.of());
+        final RenderedJob job = render(spec, base.resolve("jobs/w"));
+        final int window = SbatchDirectives.stopWindow(spec);
+        assertThat(job.script()).contains("#SBATCH --signal=USR1@" + (window - 60), "cctk_window=" + window);
+        // the first step always starts; before the second squeue answers (day form) a time left within the window
+        Files.writeString(fake.resolve("left-0"), "0-00:00:" + (window - 1) + "\n");
+        final Map<String, String> env = new HashMap<>();
+        env.put("PATH", bin + ":/usr/bin:/bin");
+        env.put("FAKE_DIR", fake.toString());
+        final Bash.Result r = Bash.run(List.of("env", "SLURM_JOB_ID=77", "bash", job.scriptPath().toString()),
+                Files.createDirectories(tmp.resolve("elsewhere")), env);
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        assertThat(Files.readString(fake.resolve("srun-count")).trim()).isEqualTo("1");
+        assertThat(r.err()).contains("step W=2 nodes=1 tasks-per-node=2: not started, the job was stopped (time"
+                + " limit: " + (window - 1) + " s left, within Slurm's warning window of " + window + " s)",
+                "step W=4 nodes=1 tasks-per-node=4: not started", "stopped early (time limit: ");
     }
 
     @Test
