@@ -65,7 +65,7 @@ public final class ResultFiles implements AutoCloseable {
         try {
             return new ResultFiles(dir, header);
         } catch (IOException e) {
-            throw CctkException.environment("cannot write result files in " + dir + ": " + IoErrors.reason(e)
+            throw CctkException.environment("cannot write the result files in " + dir + ": " + IoErrors.reason(e)
                 + ". Check that the job's output directory exists and is writable.", e);
         }
     }
