@@ -1,5 +1,6 @@
 package cctk.analysis;
 
+import cctk.Printable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package cctk.analysis;
 
+import cctk.Printable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

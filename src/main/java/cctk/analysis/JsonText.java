@@ -1,5 +1,6 @@
 package cctk.analysis;
 
+import cctk.Printable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package cctk.analysis;
 
+import cctk.Printable;
 import cctk.coll.CollectiveType;
 import cctk.comm.DType;
 import cctk.spec.Reference;

@@ -1,5 +1,6 @@
 package cctk.analysis;
 
+import cctk.Printable;
 import cctk.CctkException;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;

@@ -3,7 +3,7 @@ package cctk.cli;
 import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.analysis.Comparison;
-import cctk.analysis.Printable;
+import cctk.Printable;
 import cctk.analysis.Result;
 import cctk.analysis.ResultReader;
 import cctk.analysis.ResultSet;

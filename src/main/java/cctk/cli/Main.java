@@ -2,6 +2,7 @@ package cctk.cli;
 
 import cctk.CctkException;
 import cctk.ExitCode;
+import cctk.Printable;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
@@ -84,15 +85,7 @@ public final class Main {
      * from a file name, a spec or Slurm's output) become '?', so no input can drive the user's terminal.
      */
     static String printable(final String message) {
-        if (message == null) {
-            return "";
-        }
-        final StringBuilder sb = new StringBuilder(message.length());
-        for (int i = 0; i < message.length(); i++) {
-            final char c = message.charAt(i);
-            sb.append((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0) ? '?' : c);
-        }
-        return sb.toString();
+        return Printable.message(message);
     }
 
     private static int exitCodeOf(final Throwable t) {

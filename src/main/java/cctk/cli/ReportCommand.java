@@ -2,7 +2,7 @@ package cctk.cli;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.analysis.Printable;
+import cctk.Printable;
 import cctk.analysis.ResultReader;
 import cctk.analysis.ResultSet;
 import cctk.analysis.Verdict;

@@ -1,5 +1,6 @@
 package cctk.slurm;
 
+import cctk.Printable;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -90,12 +91,7 @@ public final class JobQuery {
         if (JobState.parse(text) != JobState.UNKNOWN) {
             return null;
         }
-        final StringBuilder sb = new StringBuilder("Slurm said '");
         final String t = text.strip();
-        for (int i = 0; i < t.length() && i < 80; i++) {
-            final char c = t.charAt(i);
-            sb.append(c < 0x20 || (c >= 0x7f && c < 0xa0) ? '?' : c);
-        }
-        return sb.append(t.length() > 80 ? "...'" : "'").toString();
+        return "Slurm said '" + Printable.of(t.length() > 80 ? t.substring(0, 80) + "..." : t) + "'";
     }
 }

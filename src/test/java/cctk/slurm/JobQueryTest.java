@@ -73,4 +73,12 @@ class JobQueryTest {
         assertThat(s.exitStatus()).isEqualTo(-1);
         assertThat(s.describe()).isEqualTo("job 1 RUNNING");
     }
+
+    @Test
+    void aStateNoToolKnowsIsUnknownWithWhatSlurmSaidQuotedAndMadePrintable() {
+        final JobStatus s = JobQuery.parseSqueue("7", "\u001b[31mWEIRD_STATE\n").orElseThrow();
+        assertThat(s.state()).isEqualTo(JobState.UNKNOWN);
+        assertThat(s.reason()).isEqualTo("Slurm said '?[31mWEIRD_STATE'");
+        assertThat(JobQuery.parseSqueue("7", "RUNNING\n").orElseThrow().reason()).isNull();
+    }
 }

@@ -3,7 +3,7 @@ package cctk.analysis.render;
 import cctk.OwnerFiles;
 import cctk.CctkException;
 import cctk.analysis.Analysis;
-import cctk.analysis.Printable;
+import cctk.Printable;
 import cctk.analysis.ReferenceJudge;
 import cctk.analysis.ResultSet;
 import cctk.analysis.Run;

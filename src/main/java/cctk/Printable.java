@@ -1,9 +1,10 @@
-package cctk.analysis;
+package cctk;
 
 /**
- * Text from result files (and the names of files) made safe to print and to put in report files: control
- * characters (ESC, BEL, CR, ...), Unicode format characters (bidirectional overrides) and line or paragraph
- * separators become {@code ?}, so no byte of an input can move the cursor, retitle a terminal or hide text.
+ * Text from outside (result files, file names, arguments, Slurm's output) made safe to print and to put in report
+ * files: control characters (ESC, BEL, CR, ...), Unicode format characters (bidirectional overrides) and line or
+ * paragraph separators become {@code ?}, so no byte of an input can move the cursor, retitle a terminal or hide
+ * text. The one place that decides what is printable. <b>Note:</b> stateless.
  */
 public final class Printable {
 
@@ -21,6 +22,19 @@ public final class Printable {
             }
         }
         return s;
+    }
+
+    /** A message for the terminal: as {@link #of}, but its own newlines and tabs stay; null becomes "". */
+    public static String message(final String s) {
+        if (s == null) {
+            return "";
+        }
+        final StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            final char c = s.charAt(i);
+            sb.append(c != '\n' && c != '\t' && unsafe(c) ? '?' : c);
+        }
+        return sb.toString();
     }
 
     private static String replace(final String s) {
