@@ -103,6 +103,10 @@ final class Blame {
                 }
             }
         }
+        if (culprits.isEmpty() && mostWaitedOn(waiters) != null) {
+            // everyone waited on someone (a frozen rank woken by SIGCONT waits on its peers in turn): stalled first
+            culprits.add(mostWaitedOn(waiters));
+        }
         if (!culprits.isEmpty()) {
             final List<String> parts = new ArrayList<>();
             for (final int r : culprits) {
@@ -134,6 +138,24 @@ final class Blame {
         final String base = (signalled && fallback == null ? "stopped by a signal" : fallback) + during;
         return silent.isEmpty() ? base : base + "; rank" + (silent.size() == 1 ? " " : "s ") + String.join(", ", silent)
             + " said nothing (died or stalled)";
+    }
+
+    /** The one rank that more ranks waited on than on any other, by at least two waiters; null if none. */
+    private static Integer mostWaitedOn(final Map<Integer, Set<Integer>> waiters) {
+        Integer best = null;
+        int top = 0;
+        int second = 0;
+        for (final Map.Entry<Integer, Set<Integer>> e : waiters.entrySet()) {
+            final int n = e.getValue().size();
+            if (n > top) {
+                second = top;
+                top = n;
+                best = e.getKey();
+            } else if (n > second) {
+                second = n;
+            }
+        }
+        return top >= 2 && top > second ? best : null;
     }
 
     /** Every text that may carry the store's notice that a rank left: the diagnoses and the fallback cause. */

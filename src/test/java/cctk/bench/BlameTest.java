@@ -25,6 +25,19 @@ class BlameTest {
     }
 
     @Test
+    void aFrozenRankWokenAfterItsPeersGaveUpIsStillTheOneThatStalled() {
+        // the two-node IT under load: SIGCONT let rank 2 run again before the job ended, and it waited in turn
+        final String line = Blame.of(4, Map.of(
+            0, "rank 0 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over eth0; the peer",
+            1, "rank 1 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over lo; the peer",
+            2, "rank 2 waited 8.1 s without progress during all_reduce for rank 1 (not reading) over lo; the peer",
+            3, "rank 3 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over lo, rank 0"
+                + " (not reading) over eth0; the peer stalled or died"), AT, "fallback");
+        assertThat(line).startsWith("rank 2 stalled (ranks 0, 1, 3 waited 8.0 s for it) during " + AT + " over ")
+                .containsPattern("over (eth0,lo|lo,eth0)$");
+    }
+
+    @Test
     void aKilledRankIsNamedAsDeadNotTheInternalVote() {
         final String line = Blame.of(3, Map.of(
             0, "rank 0: rank 1 (10.10.1.2:4000) over eth0 closed the connection during all_reduce; rank 1 probably"
