@@ -12,9 +12,11 @@ import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Store;
-import cctk.report.Measurement;
-import cctk.report.ResultFiles;
-import cctk.report.Row;
+import cctk.results.Line;
+import cctk.results.RankInfo;
+import cctk.results.Result;
+import cctk.results.ResultFiles;
+import cctk.results.Run;
 import cctk.spec.Benchmark;
 import cctk.spec.JobSpec;
 import cctk.spec.MessageSize;
@@ -29,19 +31,11 @@ import java.util.Map;
  * out-of-place and in-place, it allocates, warms up, times each iteration (call + synchronize), then runs
  * separate check iterations that verify every element. Rank 0 gathers per-rank results through the store,
  * writes them via {@link ResultFiles} as they come, and prints progress. All ranks return the same exit code:
- * FAILED if any element was wrong.
+ * FAILED if any element was wrong; rank 0 also returns every measurement, for the run to be judged in memory.
  * Collectives that carry no data (barrier) run once, after the sweep.
  * <b>Note:</b> not threadsafe: one thread per rank drives it.
  */
 public final class Harness {
-
-    /**
-     * TEST-ONLY fault switch, named in {@code cctk.rank.RankConfiguration}: {@code CCTK_FAULT_KILL=R:N} makes rank R
-     * halt (exit code 137, no clean-up, like a SIGKILL) once it has measured N sizes, so that tests on a real
-     * cluster can watch the other ranks and Slurm deal with a rank dying mid-sweep. Read from the run context's
-     * environment, only here. Never set it for a real measurement.
-     */
-    public static final String FAULT_KILL = "CCTK_FAULT_KILL";
 
     /**
      * How long a rank waits to post its diagnosis, and rank 0 for the others', after a fault; a signal allows a
@@ -62,6 +56,7 @@ public final class Harness {
     private int variantIndex;
     private final Object ending = new Object();
     private ResultFiles files;
+    private Run run;
     private volatile Point current;
     private boolean ended;
     private ExitCode endCode = ExitCode.OK;
@@ -86,24 +81,33 @@ public final class Harness {
 
     /** Runs the whole sweep; returns OK, or FAILED when any check found a wrong element. */
     public ExitCode run() {
+        return sweep().code();
+    }
+
+    /** Runs the whole sweep: its exit code and, on rank 0, its measurements. */
+    public SweepResult sweep() {
         final List<Point> plan = plan();
         final Group group = new Group(comm.size(), comm.rank(), weights());
         final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, spec.benchmark().jitWarmupSeconds()).run(plan, group);
-        final List<String> rankLines = exchange.gatherText("rank", rankLine());
+        final List<String> ranks = exchange.gatherText("rank", rankInfo().encode());
+        run = RunHeaders.of(spec, ctx, comm, ranks == null ? List.of() : ranks.stream().map(RankInfo::decode)
+            .toList(), jit);
         if (comm.rank() == 0) {
             progress.println("cctk: JIT warm-up: " + jit.describe());
-            files = ResultFiles.create(ctx.outputDir(), RunHeaders.of(spec, ctx, comm, rankLines, jit));
+            files = ResultFiles.create(ctx.outputDir(), run);
+            run = files.run();
         }
         EarlyEnd.stopper(this::stopBySignal);
         try {
             int done = 0;
             for (final Point p : plan) {
                 current = p;
-                haltIfFaultSwitchSaysSo(p);
-                final Row row = measureRow(p, group);
+                ctx.hook().beforePoint(comm.rank(), p.size() == null ? -1
+                    : spec.benchmark().sizes().indexOf(p.size()));
+                final Line line = measureLine(p, group);
                 done++;
                 if (files != null) {
-                    files.add(row);
+                    files.add(line);
                     progress.println("cctk: " + p.describe() + " (" + done + "/" + plan.size() + ")");
                     progress.flush();
                 }
@@ -123,19 +127,18 @@ public final class Harness {
         finish(null, ExitCode.OK);
         final boolean failed = files != null && files.wrong() > 0;
         final String status = exchange.fromRankZero("status", failed ? "FAILED" : "OK");
-        return "FAILED".equals(status) ? ExitCode.FAILED : ExitCode.OK;
+        return new SweepResult("FAILED".equals(status) ? ExitCode.FAILED : ExitCode.OK,
+            files == null ? List.of() : files.results());
     }
 
-    /** This rank's header line; for tcp the NICs that really carry its links replace the spec's list. */
-    private String rankLine() {
-        final String line = ctx.rankLine();
-        if (comm instanceof cctk.comm.tcp.TcpCommunicator tcp) {
-            final java.util.regex.Matcher m = java.util.regex.Pattern.compile(" nic (\\S+)$").matcher(line);
-            if (m.find() && !m.group(1).equals(tcp.carriers())) {
-                return line.substring(0, m.start()) + " nic " + tcp.carriers() + " (spec: " + m.group(1) + ")";
-            }
+    /** This rank for the header; the NICs that really carry its links replace the spec's list where they differ. */
+    private RankInfo rankInfo() {
+        final RankInfo me = ctx.rank();
+        final String carriers = comm.carriers();
+        if (carriers == null || carriers.equals(me.nics())) {
+            return me;
         }
-        return line;
+        return me.withNics(carriers + " (spec: " + me.nics() + ")");
     }
 
     /**
@@ -189,21 +192,6 @@ public final class Harness {
             ended = true;
             endCode = code;
             return files == null ? List.of() : files.finish(cause);
-        }
-    }
-
-    private void haltIfFaultSwitchSaysSo(final Point p) {
-        final String v = ctx.environment().get(FAULT_KILL);
-        if (v == null || p.size() == null || !v.matches("[0-9]+:[0-9]+")) {
-            return;
-        }
-        final String[] rankAndSizes = v.split(":");
-        final int sizesDone = spec.benchmark().sizes().indexOf(p.size());
-        if (Integer.parseInt(rankAndSizes[0]) == comm.rank() && sizesDone >= Integer.parseInt(rankAndSizes[1])) {
-            System.err.println("cctk: rank " + comm.rank() + " halts at " + java.time.Instant.now()
-                + " after measuring " + sizesDone + " size(s): " + FAULT_KILL + "=" + v + " (test-only fault)");
-            System.err.flush();
-            Runtime.getRuntime().halt(137);
         }
     }
 
@@ -265,7 +253,7 @@ public final class Harness {
         return cctk.coll.AllToAllV.spreadWeights(comm.size(), im == null ? 1.0 : Math.max(1.0, im.spread()));
     }
 
-    private Row measureRow(final Point p, final Group group) {
+    private Line measureLine(final Point p, final Group group) {
         final Benchmark b = spec.benchmark();
         final Collective coll = p.coll();
         final long requested = p.size() == null ? 0 : p.size().bytes(p.type());
@@ -273,28 +261,28 @@ public final class Harness {
             : Layout.of(0, 0, 0, 0, 0, 0);
         final int root = coll.rooted() ? b.root() : -1;
         final Case c = new Case(p.type(), p.op(), comm.size(), comm.rank(), Math.max(root, 0), 0, layout);
-        final List<Measurement> ms = new ArrayList<>();
+        final RowKey row = new RowKey(coll.type().specName(), p.type() == null ? null : p.type().specName(),
+            p.op() == null ? null : p.op().specName(), root, layout.sizeBytes(), layout.count());
+        final List<Result> ms = new ArrayList<>();
         if (!coll.carriesData() || b.inPlace().runsOutOfPlace()) {
-            ms.add(measure(coll, c, false));
+            ms.add(measure(coll, c, false, row));
         }
         if (coll.carriesData() && b.inPlace().runsInPlace()) {
-            ms.add(coll.hasInPlace() ? measure(coll, c, true)
-                : Measurement.skipped(true, coll.type().specName() + " has no in-place form"));
+            ms.add(coll.hasInPlace() ? measure(coll, c, true, row)
+                : row.skipped(run, true, coll.type().specName() + " has no in-place form"));
         }
-        return new Row(coll.type().specName(), coll.type().title(), p.type() == null ? null : p.type().specName(),
-            p.op() == null ? null : p.op().specName(), root, requested, layout.sizeBytes(), layout.count(), ms);
+        return new Line(coll.type().title(), requested, p.type() == null ? 1 : p.type().bytes(), ms);
     }
 
-    private Measurement measure(final Collective coll, final Case c, final boolean inPlace) {
+    private Result measure(final Collective coll, final Case c, final boolean inPlace, final RowKey row) {
         final int index = variantIndex++;
         final Layout l = c.layout();
         final String unsupported = comm.unsupported(coll.type().specName(), c.type(), c.op(), inPlace);
         if (unsupported != null) {
-            return Measurement.skipped(inPlace, unsupported);
+            return row.skipped(run, inPlace, unsupported);
         }
         if (coll.carriesData() && l.sizeBytes() == 0) {
-            return Measurement.skipped(inPlace, "the size rounds down to 0 bytes per rank for " + c.world()
-                + " ranks");
+            return row.skipped(run, inPlace, "the size rounds down to 0 bytes per rank for " + c.world() + " ranks");
         }
         CommBuffer[] bufs = null;
         String reason = null;
@@ -310,13 +298,13 @@ public final class Harness {
             final int failedRank = step.firstFailingRank(reason != null);
             if (failedRank >= 0) {
                 final String why = exchange.fromRank(failedRank, "skip/" + index, reason);
-                return Measurement.skipped(inPlace, "rank " + failedRank + ": " + why);
+                return row.skipped(run, inPlace, "rank " + failedRank + ": " + why);
             }
         }
         final MeasureStep.Result mine = step.run(coll, c, bufs);
         final List<MeasureStep.Result> all = exchange.gatherResults("stats/" + index, mine);
         if (all == null) {
-            return Measurement.skipped(inPlace, "reported by rank 0");
+            return row.skipped(run, inPlace, "reported by rank 0");
         }
         final IterationStats s = IterationStats.of(all.stream().map(MeasureStep.Result::timesUs).toList());
         long wrong = 0;
@@ -327,9 +315,7 @@ public final class Harness {
             wrong = -1;
         }
         final double algBw = l.sizeBytes() / s.timeUs() / 1e3;
-        final double busBw = algBw * coll.busBwFactor(c.world());
-        return new Measurement(inPlace, s.timeUs(), s.minUs(), s.p50Us(), s.p99Us(), s.cvPct(), algBw, busBw,
-            wrong, null);
+        return row.measured(run, inPlace, s, algBw, algBw * coll.busBwFactor(c.world()), wrong);
     }
 
 }

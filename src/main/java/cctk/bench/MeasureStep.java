@@ -7,6 +7,7 @@ import cctk.coll.Layout;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
+import cctk.comm.IterationTimer;
 import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;
 import java.nio.ByteBuffer;

@@ -1,18 +1,31 @@
 package cctk.bench;
 
+import cctk.results.RankInfo;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
  * What the harness needs to know about the process it runs in, for result headers and file names.
  *
- * @param version    cctk version
- * @param specFile   the spec the run came from (frozen copy under Slurm)
- * @param jobId      Slurm job id, or a local run id
- * @param rankLine   this rank's header line: host, pid, device, NIC (gathered to rank 0)
- * @param outputDir  where rank 0 writes the result files
+ * @param version     cctk version
+ * @param specFile    the spec the run came from (frozen copy under Slurm)
+ * @param jobId       Slurm job id, or a local run id
+ * @param rank        who this rank is: host, pid, device, NICs (gathered to rank 0 for the header)
+ * @param outputDir   where rank 0 writes the result files
  * @param environment NCCL_* and CCTK_* variables of this rank, for the header
+ * @param hook        called before each point of the sweep ({@link PointHook#NONE}, or the test-only faults)
  */
-public record RunContext(String version, Path specFile, String jobId, String rankLine, Path outputDir,
-                         Map<String, String> environment) {
+public record RunContext(String version, Path specFile, String jobId, RankInfo rank, Path outputDir,
+                         Map<String, String> environment, PointHook hook) {
+
+    /** A context without a hook. */
+    public RunContext(final String version, final Path specFile, final String jobId, final RankInfo rank,
+                      final Path outputDir, final Map<String, String> environment) {
+        this(version, specFile, jobId, rank, outputDir, environment, PointHook.NONE);
+    }
+
+    /** This context for a rank described otherwise (the GPU it drives, the NICs that carry its links). */
+    public RunContext withRank(final RankInfo other) {
+        return new RunContext(version, specFile, jobId, other, outputDir, environment, hook);
+    }
 }

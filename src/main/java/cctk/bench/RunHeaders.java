@@ -1,10 +1,10 @@
 package cctk.bench;
 
-import cctk.analysis.ReferenceJson;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
-import cctk.report.RunHeader;
+import cctk.results.RankInfo;
+import cctk.results.Run;
 import cctk.spec.Benchmark;
 import cctk.spec.JobSpec;
 import cctk.spec.MessageSize;
@@ -13,21 +13,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Builds the result files' header from the spec and the run context. */
+/** Builds the run's header (what the result files say before the first row) from the spec and the run context. */
 final class RunHeaders {
+
+    /** ISO-8601 local time, always with seconds (LocalDateTime's own text drops {@code :00}). */
+    private static final java.time.format.DateTimeFormatter START =
+        java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
 
     private RunHeaders() {
     }
 
-    static RunHeader of(final JobSpec spec, final RunContext ctx, final Communicator comm,
-                        final List<String> rankLines, final JitWarmUp.Outcome jit) {
+    static Run of(final JobSpec spec, final RunContext ctx, final Communicator comm, final List<RankInfo> ranks,
+                  final JitWarmUp.Outcome jit) {
         final Map<String, Object> args = args(spec.benchmark());
         args.put("jit_warmup", jit.asArgs());
-        // a report reads these back: where it ran, and what the cluster is expected to reach
-        args.put("cluster", spec.cluster() == null ? null : spec.cluster().name());
-        args.put("references", ReferenceJson.encode(spec.references() == null ? List.of() : spec.references()));
-        return new RunHeader(ctx.version(), String.valueOf(ctx.specFile()), ctx.jobId(), comm.backend(),
-            comm.size(), LocalDateTime.now().withNano(0), rankLines, ctx.environment(), args);
+        return new Run(null, ctx.version(), String.valueOf(ctx.specFile()), ctx.jobId(),
+            spec.cluster() == null ? null : spec.cluster().name(), comm.backend(), comm.size(),
+            LocalDateTime.now().format(START), ranks, Run.hostsOf(ranks), ctx.environment(), args,
+            spec.references() == null ? List.of() : spec.references(), null, null);
     }
 
     static Map<String, Object> args(final Benchmark b) {

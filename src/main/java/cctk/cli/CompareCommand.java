@@ -2,13 +2,12 @@ package cctk.cli;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.analysis.Comparison;
 import cctk.Printable;
-import cctk.analysis.Result;
-import cctk.analysis.ResultReader;
-import cctk.analysis.ResultSet;
-import cctk.analysis.SizeText;
-import cctk.report.Numbers;
+import cctk.report.Comparison;
+import cctk.results.Numbers;
+import cctk.results.Result;
+import cctk.results.ResultReader;
+import cctk.results.ResultSet;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -106,7 +105,7 @@ final class CompareCommand implements Callable<Integer> {
         final Result r = ch.base();
         final boolean data = Double.isFinite(r.busBw()) && Double.isFinite(ch.next().busBw());
         return String.format(FORMAT, r.collective(), r.run().shortName(), Objects.toString(r.dtype(), "-"),
-            r.layout(), SizeText.of(r.sizeBytes()), Numbers.fit(data ? r.busBw() : r.timeUs(), 10),
+            r.layout(), Numbers.size(r.sizeBytes()), Numbers.fit(data ? r.busBw() : r.timeUs(), 10),
             Numbers.fit(data ? ch.next().busBw() : ch.next().timeUs(), 10), data ? "GB/s" : "us",
             Numbers.fit(ch.ratio(), 7) + "x", ch.flag());
     }

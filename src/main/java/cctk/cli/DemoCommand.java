@@ -1,6 +1,7 @@
 package cctk.cli;
 
 import cctk.CctkException;
+import cctk.Environment;
 import cctk.ExitCode;
 import cctk.comm.Communicator;
 import cctk.demo.Demo;
@@ -17,7 +18,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -70,7 +70,7 @@ final class DemoCommand implements Callable<Integer> {
             throw CctkException.usage("unknown demo '" + name + "'; the demos are hello, broadcast, allreduce and"
                     + " alltoall.");
         }
-        final Map<String, String> env = System.getenv();
+        final Environment env = Environment.process();
         return RankConfiguration.startedAsRank(env) ? asRank(env).code() : launch();
     }
 
@@ -92,15 +92,16 @@ final class DemoCommand implements Callable<Integer> {
                 .run(nproc, LocalLauncher.cctkCommand(args));
     }
 
-    private ExitCode asRank(final Map<String, String> env) {
+    private ExitCode asRank(final Environment env) {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         LauncherWatch.startIfLaunched(env, err);
         final RankIdentity id = RankIdentity.fromEnvironment(env);
         final Duration deadline = Duration.ofSeconds(timeoutSeconds);
-        try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), deadline, err::println);
-             Communicator comm = Backends.connect(backend, id, store, nics, deadline)) {
-            final Demo demo = new Demo(comm, out, "host " + Rendezvous.localHostName() + ", cpu");
+        final String host = Rendezvous.localHostName(env);
+        try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), host, deadline, err::println);
+             Communicator comm = new Backends(env).connect(backend, id, store, nics, deadline)) {
+            final Demo demo = new Demo(comm, out, "host " + host + ", cpu");
             final ExitCode code = switch (name) {
                 case "hello" -> demo.hello();
                 case "broadcast" -> demo.broadcast();

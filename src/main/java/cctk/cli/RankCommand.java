@@ -1,5 +1,6 @@
 package cctk.cli;
 
+import cctk.Environment;
 import cctk.ExitCode;
 import cctk.launch.LauncherWatch;
 import cctk.rank.Backends;
@@ -40,11 +41,12 @@ final class RankCommand implements Callable<Integer> {
     public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
         Main.checkTimeout(timeoutSeconds);
-        LauncherWatch.startIfLaunched(System.getenv(), spec.commandLine().getErr());
-        final RankMain main = new RankMain(System.getenv(), out, spec.commandLine().getErr());
+        final Environment env = Environment.process();
+        LauncherWatch.startIfLaunched(env, spec.commandLine().getErr());
+        final RankMain main = new RankMain(env, out, spec.commandLine().getErr());
         final ExitCode code = specFile == null
                 ? main.whoAmI(Duration.ofSeconds(timeoutSeconds))
-                : main.run(specFile, backend, Backends::run);
+                : main.run(specFile, backend, new Backends(env));
         out.flush();
         return code.code();
     }

@@ -55,6 +55,14 @@ public interface Communicator extends AutoCloseable {
         return null;
     }
 
+    /**
+     * The NICs that really carry this rank's traffic, as the result header names them ({@code eth0,lo}), or null when
+     * the backend does not know (the device's own transports).
+     */
+    default String carriers() {
+        return null;
+    }
+
     /** Returns once every rank has entered the barrier. */
     void barrier();
 

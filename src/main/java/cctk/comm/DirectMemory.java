@@ -38,7 +38,7 @@ final class DirectMemory {
         MethodHandle putShort = null;
         MethodHandle getLongField = null;
         long address = -1;
-        if (Runtime.version().feature() < 23 && Boolean.parseBoolean(System.getProperty("cctk.directMemory", "true"))) {
+        if (Runtime.version().feature() < 23 && Tuning.fromSystemProperties().directMemory()) {
             try {
                 final Class<?> type = Class.forName("sun.misc.Unsafe");
                 final Field field = type.getDeclaredField("theUnsafe");

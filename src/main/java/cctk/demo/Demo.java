@@ -6,7 +6,7 @@ import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
-import cctk.report.Numbers;
+import cctk.results.Numbers;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

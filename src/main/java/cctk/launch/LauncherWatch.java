@@ -1,12 +1,12 @@
 package cctk.launch;
 
+import cctk.EnvVar;
+import cctk.Environment;
 import cctk.ExitCode;
 import cctk.bench.EarlyEnd;
-import cctk.rank.RankConfiguration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -27,9 +27,9 @@ public final class LauncherWatch {
     }
 
     /** Starts watching when {@code env} says a local launcher started this process; returns whether it does. */
-    public static boolean startIfLaunched(final Map<String, String> env, final PrintWriter err) {
-        final String pidText = RankConfiguration.optional(env, RankConfiguration.CCTK_LAUNCHER_PID_PROP);
-        if (pidText == null || RankConfiguration.optional(env, RankConfiguration.CCTK_LAUNCH_ID_PROP) == null
+    public static boolean startIfLaunched(final Environment env, final PrintWriter err) {
+        final String pidText = env.optional(EnvVar.CCTK_LAUNCHER_PID);
+        if (pidText == null || env.optional(EnvVar.CCTK_LAUNCH_ID) == null
                 || !pidText.matches("[0-9]{1,10}")) {
             return false;
         }

@@ -1,8 +1,8 @@
 package cctk.launch;
 
 import cctk.CctkException;
+import cctk.EnvVar;
 import cctk.ExitCode;
-import cctk.rank.RankConfiguration;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,14 +69,14 @@ public final class LocalLauncher {
             for (int r = 0; r < worldSize; r++) {
                 final ProcessBuilder pb = new ProcessBuilder(command);
                 final Map<String, String> env = pb.environment();
-                env.put(RankConfiguration.RANK_PROP, Integer.toString(r));
-                env.put(RankConfiguration.WORLD_SIZE_PROP, Integer.toString(worldSize));
-                env.put(RankConfiguration.LOCAL_RANK_PROP, Integer.toString(r));
-                env.put(RankConfiguration.MASTER_ADDR_PROP, "127.0.0.1");
-                env.put(RankConfiguration.MASTER_PORT_PROP, Integer.toString(port));
-                env.put(RankConfiguration.CCTK_SECRET_PROP, secret);
-                env.put(RankConfiguration.CCTK_LAUNCH_ID_PROP, launchId);
-                env.put(RankConfiguration.CCTK_LAUNCHER_PID_PROP, Long.toString(ProcessHandle.current().pid()));
+                env.put(EnvVar.RANK.name(), Integer.toString(r));
+                env.put(EnvVar.WORLD_SIZE.name(), Integer.toString(worldSize));
+                env.put(EnvVar.LOCAL_RANK.name(), Integer.toString(r));
+                env.put(EnvVar.MASTER_ADDR.name(), "127.0.0.1");
+                env.put(EnvVar.MASTER_PORT.name(), Integer.toString(port));
+                env.put(EnvVar.CCTK_SECRET.name(), secret);
+                env.put(EnvVar.CCTK_LAUNCH_ID.name(), launchId);
+                env.put(EnvVar.CCTK_LAUNCHER_PID.name(), Long.toString(ProcessHandle.current().pid()));
                 final Process p = start(pb, r);
                 ranks.add(p);
                 final int rank = r;

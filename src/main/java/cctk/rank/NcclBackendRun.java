@@ -1,39 +1,41 @@
 package cctk.rank;
 
-import cctk.ExitCode;
+import cctk.Environment;
 import cctk.bench.Harness;
 import cctk.bench.RunContext;
+import cctk.bench.SweepResult;
 import cctk.comm.Store;
 import cctk.comm.nccl.NcclCommunicator;
 import cctk.comm.nccl.NcclSetup;
 import cctk.spec.JobSpec;
+import cctk.spec.NcclOptions;
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * The nccl case of {@link RankMain.BackendRun}: opens the rank's NCCL communicator (loading CUDA and NCCL only
- * now, so other backends and commands never touch native code), adds the GPU and transport to the rank's header
+ * now, so other backends and commands never touch native code), puts the GPU and transport in the rank's header
  * line and runs the harness on it.
+ * <b>Note:</b> threadsafe (immutable).
  */
-public final class NcclBackendRun implements RankMain.BackendRun {
+final class NcclBackendRun implements RankMain.BackendRun {
 
-    private final Map<String, String> env;
+    private final Environment env;
 
-    public NcclBackendRun(final Map<String, String> env) {
+    NcclBackendRun(final Environment env) {
         this.env = env;
     }
 
     @Override
-    public ExitCode run(final String backend, final RankIdentity id, final Store store, final JobSpec spec,
-                        final RunContext context) {
+    public SweepResult run(final String backend, final RankIdentity id, final Store store, final JobSpec spec,
+                           final RunContext context) {
+        final NcclOptions n = spec.nccl();
         final NcclSetup.Request request = new NcclSetup.Request(id.rank(), id.worldSize(), id.localRank(), store,
-                "nccl/" + backend + "/w" + id.worldSize() + "/", backend, spec.nccl(),
+                "nccl/" + backend + "/w" + id.worldSize() + "/", backend,
+                new Backends(env).ncclConfig(n.library(), n.devices(), n.timing()),
                 Duration.ofSeconds(spec.benchmark().timeoutSeconds()), env);
         try (NcclCommunicator comm = NcclSetup.open(request)) {
-            final String line = context.rankLine() + " " + NcclSetup.describe(comm, env, Rendezvous.localHostName());
-            final RunContext mine = new RunContext(context.version(), context.specFile(), context.jobId(), line,
-                    context.outputDir(), context.environment());
-            return new Harness(comm, store, spec, mine).run();
+            final String gpu = NcclSetup.describe(comm, env, context.rank().host());
+            return new Harness(comm, store, spec, context.withRank(context.rank().withDevice(gpu))).sweep();
         }
     }
 }

@@ -1,31 +1,32 @@
 package cctk.rank;
 
-import static cctk.rank.RankConfiguration.CCTK_LAUNCH_ID_PROP;
-import static cctk.rank.RankConfiguration.GROUP_RANK_PROP;
-import static cctk.rank.RankConfiguration.LOCAL_RANK_PROP;
-import static cctk.rank.RankConfiguration.MASTER_ADDR_PROP;
-import static cctk.rank.RankConfiguration.MASTER_PORT_PROP;
-import static cctk.rank.RankConfiguration.OMPI_LOCAL_RANK_PROP;
-import static cctk.rank.RankConfiguration.OMPI_NODE_RANK_PROP;
-import static cctk.rank.RankConfiguration.OMPI_RANK_PROP;
-import static cctk.rank.RankConfiguration.OMPI_SIZE_PROP;
-import static cctk.rank.RankConfiguration.RANK_PROP;
-import static cctk.rank.RankConfiguration.SLURM_JOB_ID_PROP;
-import static cctk.rank.RankConfiguration.SLURM_JOB_NODELIST_PROP;
-import static cctk.rank.RankConfiguration.SLURM_LOCALID_PROP;
-import static cctk.rank.RankConfiguration.SLURM_NODEID_PROP;
-import static cctk.rank.RankConfiguration.SLURM_NTASKS_PROP;
-import static cctk.rank.RankConfiguration.SLURM_PROCID_PROP;
-import static cctk.rank.RankConfiguration.SLURM_STEP_ID_PROP;
-import static cctk.rank.RankConfiguration.SLURM_STEP_NODELIST_PROP;
-import static cctk.rank.RankConfiguration.SLURM_STEP_NUM_TASKS_PROP;
-import static cctk.rank.RankConfiguration.TORCHELASTIC_RUN_ID_PROP;
-import static cctk.rank.RankConfiguration.WORLD_SIZE_PROP;
+import static cctk.EnvVar.CCTK_LAUNCH_ID;
+import static cctk.EnvVar.GROUP_RANK;
+import static cctk.EnvVar.LOCAL_RANK;
+import static cctk.EnvVar.MASTER_ADDR;
+import static cctk.EnvVar.MASTER_PORT;
+import static cctk.EnvVar.OMPI_COMM_WORLD_LOCAL_RANK;
+import static cctk.EnvVar.OMPI_COMM_WORLD_NODE_RANK;
+import static cctk.EnvVar.OMPI_COMM_WORLD_RANK;
+import static cctk.EnvVar.OMPI_COMM_WORLD_SIZE;
+import static cctk.EnvVar.RANK;
+import static cctk.EnvVar.SLURM_JOB_ID;
+import static cctk.EnvVar.SLURM_JOB_NODELIST;
+import static cctk.EnvVar.SLURM_LOCALID;
+import static cctk.EnvVar.SLURM_NODEID;
+import static cctk.EnvVar.SLURM_NTASKS;
+import static cctk.EnvVar.SLURM_PROCID;
+import static cctk.EnvVar.SLURM_STEP_ID;
+import static cctk.EnvVar.SLURM_STEP_NODELIST;
+import static cctk.EnvVar.SLURM_STEP_NUM_TASKS;
+import static cctk.EnvVar.TORCHELASTIC_RUN_ID;
+import static cctk.EnvVar.WORLD_SIZE;
 
 import cctk.CctkException;
+import cctk.EnvVar;
+import cctk.Environment;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Who this process is in the job: from Slurm's task variables, else torchrun's, else Open MPI's (cctk's local
@@ -64,28 +65,23 @@ public record RankIdentity(int rank, int worldSize, int localRank, int nodeIndex
         }
     }
 
-    /** The identity from the current process environment. */
-    public static RankIdentity fromEnvironment() {
-        return fromEnvironment(System.getenv());
-    }
-
     /** The identity from {@code env}; throws CctkException(ENVIRONMENT) naming a missing or garbled variable. */
-    public static RankIdentity fromEnvironment(final Map<String, String> env) {
-        if (RankConfiguration.optional(env, CCTK_LAUNCH_ID_PROP) != null) {
-            return torchStyle(env, Source.LAUNCHER, RankConfiguration.optional(env, CCTK_LAUNCH_ID_PROP));
+    public static RankIdentity fromEnvironment(final Environment env) {
+        if (env.optional(CCTK_LAUNCH_ID) != null) {
+            return torchStyle(env, Source.LAUNCHER, env.optional(CCTK_LAUNCH_ID));
         }
-        if (RankConfiguration.optional(env, SLURM_PROCID_PROP) != null) {
+        if (env.optional(SLURM_PROCID) != null) {
             return slurm(env);
         }
-        if (RankConfiguration.optional(env, RANK_PROP) != null) {
-            final String run = RankConfiguration.optional(env, TORCHELASTIC_RUN_ID_PROP);
+        if (env.optional(RANK) != null) {
+            final String run = env.optional(TORCHELASTIC_RUN_ID);
             return torchStyle(env, Source.TORCHRUN, run == null ? "local" : run);
         }
-        if (RankConfiguration.optional(env, OMPI_RANK_PROP) != null) {
+        if (env.optional(OMPI_COMM_WORLD_RANK) != null) {
             return openMpi(env);
         }
-        throw CctkException.environment("cctk rank found none of " + SLURM_PROCID_PROP + ", " + RANK_PROP + " or "
-                + OMPI_RANK_PROP + " in its environment, so it cannot tell which rank it is. Start it with srun,"
+        throw CctkException.environment("cctk rank found none of " + SLURM_PROCID + ", " + RANK + " or "
+                + OMPI_COMM_WORLD_RANK + " in its environment, so it cannot tell which rank it is. Start it with srun,"
                 + " torchrun, mpirun, or use 'cctk run' to start the ranks on this machine.");
     }
 
@@ -104,16 +100,16 @@ public record RankIdentity(int rank, int worldSize, int localRank, int nodeIndex
                 + source.label();
     }
 
-    private static RankIdentity slurm(final Map<String, String> env) {
+    private static RankIdentity slurm(final Environment env) {
         final String style = "Slurm";
-        final int rank = RankConfiguration.nonNegative(env, SLURM_PROCID_PROP, style);
-        final String tasksVar = RankConfiguration.optional(env, SLURM_STEP_NUM_TASKS_PROP) != null
-                ? SLURM_STEP_NUM_TASKS_PROP : SLURM_NTASKS_PROP;
+        final int rank = RankConfiguration.nonNegative(env, SLURM_PROCID, style);
+        final EnvVar tasksVar = env.optional(SLURM_STEP_NUM_TASKS) != null
+                ? SLURM_STEP_NUM_TASKS : SLURM_NTASKS;
         final int world = RankConfiguration.nonNegative(env, tasksVar, style);
-        final int local = RankConfiguration.nonNegative(env, SLURM_LOCALID_PROP, style);
-        final int node = RankConfiguration.nonNegative(env, SLURM_NODEID_PROP, style);
-        final String listVar = RankConfiguration.optional(env, SLURM_STEP_NODELIST_PROP) != null
-                ? SLURM_STEP_NODELIST_PROP : SLURM_JOB_NODELIST_PROP;
+        final int local = RankConfiguration.nonNegative(env, SLURM_LOCALID, style);
+        final int node = RankConfiguration.nonNegative(env, SLURM_NODEID, style);
+        final EnvVar listVar = env.optional(SLURM_STEP_NODELIST) != null
+                ? SLURM_STEP_NODELIST : SLURM_JOB_NODELIST;
         final String expr = RankConfiguration.required(env, listVar, style);
         final List<String> nodes;
         try {
@@ -122,55 +118,55 @@ public record RankIdentity(int rank, int worldSize, int localRank, int nodeIndex
             throw CctkException.environment(listVar + " is not a hostlist: " + e.getMessage());
         }
         if (node >= nodes.size()) {
-            throw CctkException.environment(SLURM_NODEID_PROP + "=" + node + " but " + listVar + "='" + expr
+            throw CctkException.environment(SLURM_NODEID + "=" + node + " but " + listVar + "='" + expr
                     + "' lists " + nodes.size() + " node(s).");
         }
-        final String job = RankConfiguration.required(env, SLURM_JOB_ID_PROP, style);
-        final long jobNumber = number(job, SLURM_JOB_ID_PROP);
-        final int step = RankConfiguration.optional(env, SLURM_STEP_ID_PROP) == null
-                ? 0 : RankConfiguration.nonNegative(env, SLURM_STEP_ID_PROP, style);
+        final String job = RankConfiguration.required(env, SLURM_JOB_ID, style);
+        final long jobNumber = number(job, SLURM_JOB_ID);
+        final int step = env.optional(SLURM_STEP_ID) == null
+                ? 0 : RankConfiguration.nonNegative(env, SLURM_STEP_ID, style);
         return new RankIdentity(rank, world, local, node, nodes, job, step, host(env, nodes.get(0)),
                 port(env, derivedPort(jobNumber, step)), Source.SLURM);
     }
 
-    private static RankIdentity torchStyle(final Map<String, String> env, final Source source, final String job) {
+    private static RankIdentity torchStyle(final Environment env, final Source source, final String job) {
         final String style = source == Source.LAUNCHER ? "cctk launcher" : "torchrun";
-        final int rank = RankConfiguration.nonNegative(env, RANK_PROP, style);
-        final int world = RankConfiguration.nonNegative(env, WORLD_SIZE_PROP, style);
-        final int local = RankConfiguration.optional(env, LOCAL_RANK_PROP) == null
-                ? rank : RankConfiguration.nonNegative(env, LOCAL_RANK_PROP, style);
-        final int node = RankConfiguration.optional(env, GROUP_RANK_PROP) == null
-                ? 0 : RankConfiguration.nonNegative(env, GROUP_RANK_PROP, style);
-        final String host = RankConfiguration.required(env, MASTER_ADDR_PROP, style);
+        final int rank = RankConfiguration.nonNegative(env, RANK, style);
+        final int world = RankConfiguration.nonNegative(env, WORLD_SIZE, style);
+        final int local = env.optional(LOCAL_RANK) == null
+                ? rank : RankConfiguration.nonNegative(env, LOCAL_RANK, style);
+        final int node = env.optional(GROUP_RANK) == null
+                ? 0 : RankConfiguration.nonNegative(env, GROUP_RANK, style);
+        final String host = RankConfiguration.required(env, MASTER_ADDR, style);
         return new RankIdentity(rank, world, local, node, List.of(host), job, 0, host,
                 port(env, RankConfiguration.MASTER_PORT_DEFAULT), source);
     }
 
-    private static RankIdentity openMpi(final Map<String, String> env) {
+    private static RankIdentity openMpi(final Environment env) {
         final String style = "Open MPI";
-        final int rank = RankConfiguration.nonNegative(env, OMPI_RANK_PROP, style);
-        final int world = RankConfiguration.nonNegative(env, OMPI_SIZE_PROP, style);
-        final int local = RankConfiguration.optional(env, OMPI_LOCAL_RANK_PROP) == null
-                ? rank : RankConfiguration.nonNegative(env, OMPI_LOCAL_RANK_PROP, style);
-        final int node = RankConfiguration.optional(env, OMPI_NODE_RANK_PROP) == null
-                ? 0 : RankConfiguration.nonNegative(env, OMPI_NODE_RANK_PROP, style);
+        final int rank = RankConfiguration.nonNegative(env, OMPI_COMM_WORLD_RANK, style);
+        final int world = RankConfiguration.nonNegative(env, OMPI_COMM_WORLD_SIZE, style);
+        final int local = env.optional(OMPI_COMM_WORLD_LOCAL_RANK) == null
+                ? rank : RankConfiguration.nonNegative(env, OMPI_COMM_WORLD_LOCAL_RANK, style);
+        final int node = env.optional(OMPI_COMM_WORLD_NODE_RANK) == null
+                ? 0 : RankConfiguration.nonNegative(env, OMPI_COMM_WORLD_NODE_RANK, style);
         // Open MPI names no rendezvous host: the user exports MASTER_ADDR (mpirun -x MASTER_ADDR)
-        final String host = RankConfiguration.required(env, MASTER_ADDR_PROP, style + " (set by you: mpirun -x)");
+        final String host = RankConfiguration.required(env, MASTER_ADDR, style + " (set by you: mpirun -x)");
         return new RankIdentity(rank, world, local, node, List.of(host), "mpirun", 0, host,
                 port(env, RankConfiguration.MASTER_PORT_DEFAULT), Source.OMPI);
     }
 
-    private static String host(final Map<String, String> env, final String firstNode) {
-        final String addr = RankConfiguration.optional(env, MASTER_ADDR_PROP);
+    private static String host(final Environment env, final String firstNode) {
+        final String addr = env.optional(MASTER_ADDR);
         return addr == null ? firstNode : addr;
     }
 
-    private static int port(final Map<String, String> env, final int fallback) {
-        return RankConfiguration.optional(env, MASTER_PORT_PROP) == null
-                ? fallback : RankConfiguration.port(env, MASTER_PORT_PROP);
+    private static int port(final Environment env, final int fallback) {
+        return env.optional(MASTER_PORT) == null
+                ? fallback : RankConfiguration.port(env, MASTER_PORT);
     }
 
-    private static long number(final String value, final String name) {
+    private static long number(final String value, final EnvVar name) {
         try {
             return Long.parseLong(value);
         } catch (final NumberFormatException e) {

@@ -1,18 +1,22 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.Environment;
 import cctk.ExitCode;
-import cctk.analysis.RunVerdicts;
 import cctk.bench.RunContext;
+import cctk.bench.SweepResult;
+import cctk.bench.TestFaults;
 import cctk.comm.Store;
+import cctk.results.RankInfo;
+import cctk.results.ReferenceJudge;
+import cctk.results.Result;
 import cctk.spec.JobSpec;
 import cctk.spec.SpecParser;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * What every task runs: who am I, meet the others, then each backend of the spec through the harness.
@@ -23,14 +27,14 @@ public final class RankMain {
     /** Runs the benchmark on one backend ({@link Backends#run} in production; tests pass their own). */
     @FunctionalInterface
     public interface BackendRun {
-        ExitCode run(String backend, RankIdentity id, Store store, JobSpec spec, RunContext context);
+        SweepResult run(String backend, RankIdentity id, Store store, JobSpec spec, RunContext context);
     }
 
-    private final Map<String, String> env;
+    private final Environment env;
     private final PrintWriter out;
     private final PrintWriter err;
 
-    public RankMain(final Map<String, String> env, final PrintWriter out, final PrintWriter err) {
+    public RankMain(final Environment env, final PrintWriter out, final PrintWriter err) {
         this.env = env;
         this.out = out;
         this.err = err;
@@ -42,7 +46,7 @@ public final class RankMain {
         final byte[] secret = Rendezvous.secret(env);
         out.println(id.describe());
         out.flush();
-        try (Rendezvous store = Rendezvous.join(id, secret, timeout, this::note)) {
+        try (Rendezvous store = Rendezvous.join(id, secret, Rendezvous.localHostName(env), timeout, this::note)) {
             store.barrier("whoami");
             out.println("rank " + id.rank() + ": all " + id.worldSize() + " ranks met at "
                     + id.rendezvousHost() + ":" + id.rendezvousPort());
@@ -66,43 +70,36 @@ public final class RankMain {
                     + spec.benchmark().backends() + ".");
         }
         final Duration timeout = Duration.ofSeconds(spec.benchmark().timeoutSeconds());
-        final java.time.Instant started = java.time.Instant.now();
+        final List<Result> measured = new ArrayList<>();
         ExitCode worst = ExitCode.OK;
-        try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), timeout, this::note)) {
+        try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), Rendezvous.localHostName(env), timeout,
+                this::note)) {
             if (id.rank() == 0) {
                 out.println(id.describe());
             }
             final RunContext context = context(id, spec, specFile);
             for (final String backend : names) {
                 store.barrier("begin/" + backend);
-                final ExitCode code = backends.run(backend, id, store, spec, context);
-                worst = code.code() > worst.code() ? code : worst;
+                final SweepResult sweep = backends.run(backend, id, store, spec, context);
+                measured.addAll(sweep.results());
+                worst = sweep.code().code() > worst.code() ? sweep.code() : worst;
             }
             store.barrier("end");
         }
         if (id.rank() == 0) {
-            final ExitCode refs = RunVerdicts.judge(spec.references(), Path.of(spec.job().outputDir()), names,
-                    id.worldSize(), started, out);
+            final ExitCode refs = ReferenceJudge.endOfRun(spec.references(), names, measured, out);
             worst = refs.code() > worst.code() ? refs : worst;
         }
         return worst;
     }
 
     private RunContext context(final RankIdentity id, final JobSpec spec, final Path specFile) {
-        final String host = Rendezvous.localHostName();
         final List<String> nics = spec.resources().nics();
-        final String line = "rank " + id.rank() + " host " + host + " pid " + ProcessHandle.current().pid()
-                + " local " + id.localRank() + " node " + id.nodeIndex() + " device cpu nic "
-                + (nics.isEmpty() ? "default" : String.join(",", nics));
-        final Map<String, String> shown = new TreeMap<>();
-        env.forEach((k, v) -> {
-            if ((k.startsWith("NCCL_") || k.startsWith("CCTK_")) && !k.equals(RankConfiguration.CCTK_SECRET_PROP)) {
-                shown.put(k, v);
-            }
-        });
+        final RankInfo me = new RankInfo(id.rank(), Rendezvous.localHostName(env), ProcessHandle.current().pid(),
+                id.localRank(), id.nodeIndex(), "cpu", nics.isEmpty() ? "default" : String.join(",", nics));
         final String version = RankMain.class.getPackage().getImplementationVersion();
-        return new RunContext(version == null ? "dev" : version, specFile, id.jobId(), line,
-                Path.of(spec.job().outputDir()), shown);
+        return new RunContext(version == null ? "dev" : version, specFile, id.jobId(), me,
+                Path.of(spec.job().outputDir()), env.shown(), TestFaults.from(env));
     }
 
     private void note(final String line) {

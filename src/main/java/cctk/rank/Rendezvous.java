@@ -1,6 +1,8 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.EnvVar;
+import cctk.Environment;
 import cctk.comm.Store;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,7 +12,6 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -35,9 +36,8 @@ public final class Rendezvous implements Store {
      * Joins the job's store as {@code id}; on rank 0 starts it first. Every wait is bounded by {@code timeout};
      * {@code log} receives rank 0's notes (refused strangers, failures).
      */
-    public static Rendezvous join(final RankIdentity id, final byte[] secret, final Duration timeout,
-                                  final Consumer<String> log) {
-        final String myHost = localHostName();
+    public static Rendezvous join(final RankIdentity id, final byte[] secret, final String myHost,
+                                  final Duration timeout, final Consumer<String> log) {
         StoreServer server = null;
         String host = id.rendezvousHost();
         if (id.rank() == 0) {
@@ -60,10 +60,10 @@ public final class Rendezvous implements Store {
     }
 
     /** The job secret from {@code CCTK_SECRET}; throws CctkException(ENVIRONMENT) when it is missing. */
-    public static byte[] secret(final Map<String, String> env) {
-        final String s = RankConfiguration.optional(env, RankConfiguration.CCTK_SECRET_PROP);
+    public static byte[] secret(final Environment env) {
+        final String s = env.optional(EnvVar.CCTK_SECRET);
         if (s == null) {
-            throw CctkException.environment(RankConfiguration.CCTK_SECRET_PROP + " is not set. Ranks prove they"
+            throw CctkException.environment(EnvVar.CCTK_SECRET + " is not set. Ranks prove they"
                     + " belong to the job with it; 'cctk run' and the sbatch scripts cctk renders export a random"
                     + " one. Under another launcher export the same random value to every rank.");
         }
@@ -109,10 +109,10 @@ public final class Rendezvous implements Store {
         }
     }
 
-    /** This host's name for messages: Slurm's node name when set, else the kernel's. */
-    public static String localHostName() {
-        final String slurm = System.getenv("SLURMD_NODENAME");
-        if (slurm != null && !slurm.isBlank()) {
+    /** This host's name for messages: Slurm's node name when {@code env} has it, else the kernel's. */
+    public static String localHostName(final Environment env) {
+        final String slurm = env.optional(EnvVar.SLURMD_NODENAME);
+        if (slurm != null) {
             return slurm;
         }
         try {
@@ -129,7 +129,7 @@ public final class Rendezvous implements Store {
             addresses = InetAddress.getAllByName(id.rendezvousHost());
         } catch (final UnknownHostException e) {
             throw CctkException.environment("rank 0 cannot resolve the rendezvous host '" + id.rendezvousHost()
-                    + "'; set " + RankConfiguration.MASTER_ADDR_PROP + " to an address of rank 0's node.", e);
+                    + "'; set " + EnvVar.MASTER_ADDR + " to an address of rank 0's node.", e);
         }
         for (final InetAddress a : addresses) {
             try {
@@ -143,6 +143,6 @@ public final class Rendezvous implements Store {
         throw CctkException.environment("rank 0 runs on " + myHost + ", but the rendezvous host '"
                 + id.rendezvousHost() + "' is not an address of this machine, so the other ranks would look for"
                 + " rank 0 elsewhere. Start the step with srun --distribution=block, or set "
-                + RankConfiguration.MASTER_ADDR_PROP + " to rank 0's node.");
+                + EnvVar.MASTER_ADDR + " to rank 0's node.");
     }
 }

@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.EnvVar;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.Inet4Address;
@@ -8,9 +9,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.channels.ServerSocketChannel;
-import java.net.StandardSocketOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -108,7 +109,7 @@ final class StoreAddresses {
             resolved = host.resolve(rendezvousHost);
         } catch (final UnknownHostException e) {
             throw CctkException.environment("rank 0 cannot resolve the rendezvous host '" + rendezvousHost + "'; set "
-                    + RankConfiguration.MASTER_ADDR_PROP + " to an address of rank 0's node.", e);
+                    + EnvVar.MASTER_ADDR + " to an address of rank 0's node.", e);
         }
         final Set<InetAddress> out = new LinkedHashSet<>();
         for (final InetAddress a : resolved) {
@@ -130,7 +131,7 @@ final class StoreAddresses {
             throw CctkException.environment("rank 0 found no address of this machine to serve the rendezvous on: '"
                     + rendezvousHost + "' resolves to " + names(resolved) + (layout == Layout.NODES ? ", which other"
                     + " nodes cannot use, and no route to the other nodes names a better one" : "") + ". Set "
-                    + RankConfiguration.MASTER_ADDR_PROP + " to an address of rank 0's node that the other nodes"
+                    + EnvVar.MASTER_ADDR + " to an address of rank 0's node that the other nodes"
                     + " reach.");
         }
         return List.copyOf(out);

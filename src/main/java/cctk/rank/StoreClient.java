@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.EnvVar;
 import cctk.comm.Store;
 import cctk.rank.StoreFrame.Type;
 import java.io.BufferedInputStream;
@@ -74,7 +75,7 @@ public final class StoreClient implements Store {
             } catch (final UnknownHostException e) {
                 closeQuietly(s);
                 throw CctkException.environment("rank " + rank + " cannot resolve the rendezvous host '" + host
-                        + "'; set " + RankConfiguration.MASTER_ADDR_PROP + " to an address of rank 0's node.", e);
+                        + "'; set " + EnvVar.MASTER_ADDR + " to an address of rank 0's node.", e);
             } catch (final ConnectException | NoRouteToHostException | SocketTimeoutException e) {
                 closeQuietly(s);
                 last = e;
@@ -245,7 +246,7 @@ public final class StoreClient implements Store {
     private static CctkException notOurs(final Socket s, final String server, final String why) {
         closeQuietly(s);
         return CctkException.environment(server + " is not this job's rank 0: " + why + ". Another job may use the"
-                + " same port; set " + RankConfiguration.MASTER_PORT_PROP + " to a free port.");
+                + " same port; set " + EnvVar.MASTER_PORT + " to a free port.");
     }
 
     private static void sleep(final long millis) {

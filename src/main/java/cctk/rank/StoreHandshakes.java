@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.EnvVar;
 import cctk.rank.StoreFrame.Type;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -257,7 +258,7 @@ final class StoreHandshakes implements Runnable {
         final byte[] mac = f.getBytes();
         final byte[] clientNonce = f.getBytes();
         if (!JoinProof.same(mac, proof.rankProof(p.nonce, rank, world))) {
-            refuse(p, "it does not know this job's secret (" + RankConfiguration.CCTK_SECRET_PROP
+            refuse(p, "it does not know this job's secret (" + EnvVar.CCTK_SECRET
                     + "): a process of another job, or a stranger");
             return null;
         }

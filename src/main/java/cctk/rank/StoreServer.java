@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.EnvVar;
 import cctk.rank.StoreFrame.Type;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -95,7 +96,7 @@ public final class StoreServer implements AutoCloseable {
             listeners = StoreAddresses.listen(addresses, port, Math.max(50, worldSize * 2));
         } catch (final BindException e) {
             throw CctkException.environment("port " + port + " on " + hostLabel + " is in use: another job? set "
-                    + RankConfiguration.MASTER_PORT_PROP + " to a free port.", e);
+                    + EnvVar.MASTER_PORT + " to a free port.", e);
         } catch (final IOException e) {
             throw CctkException.environment("cannot listen on port " + port + " of " + addresses + " on "
                     + hostLabel + ": " + e.getMessage(), e);
@@ -120,10 +121,9 @@ public final class StoreServer implements AutoCloseable {
         return out;
     }
 
-    /** The port it listens on (useful when started on port 0). */
+    /** The port it listens on (useful when started on port 0), -1 once closed. */
     public int port() {
-        final List<InetSocketAddress> bound = boundAddresses();
-        return bound.isEmpty() ? -1 : bound.get(0).getPort();
+        return boundAddresses().stream().mapToInt(InetSocketAddress::getPort).findFirst().orElse(-1);
     }
 
     /** The failure that ended the store, or null while it is healthy. */
@@ -329,6 +329,12 @@ public final class StoreServer implements AutoCloseable {
         }
         departed[c.rank] = true;
         notifyAll();
+    }
+
+    /** Requests waiting here for a key or a barrier (tests wait on it instead of sleeping). */
+    synchronized int waiting() {
+        return gets.values().stream().mapToInt(List::size).sum()
+                + barriers.values().stream().mapToInt(b -> b.waiters.size()).sum();
     }
 
     /** Fails every pending and later request with {@code why}, and pushes it to every rank. */

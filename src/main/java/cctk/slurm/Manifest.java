@@ -1,8 +1,8 @@
 package cctk.slurm;
 
-import cctk.OwnerFiles;
 import cctk.CctkException;
-import cctk.report.Json;
+import cctk.Json;
+import cctk.OwnerFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

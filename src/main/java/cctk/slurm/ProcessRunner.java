@@ -1,6 +1,8 @@
 package cctk.slurm;
 
 import cctk.CctkException;
+import cctk.EnvVar;
+import cctk.Environment;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -62,7 +64,7 @@ public final class ProcessRunner {
 
     /** A runner over this JVM's environment. */
     public static ProcessRunner fromSystem(final Consumer<String> log) {
-        return new ProcessRunner(System.getenv(), log);
+        return new ProcessRunner(Environment.process().toMap(), log);
     }
 
     /** The environment every child sees. */
@@ -81,7 +83,7 @@ public final class ProcessRunner {
             final Path p = Path.of(program);
             return Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
         }
-        final String path = environment.getOrDefault("PATH", "");
+        final String path = environment.getOrDefault(EnvVar.PATH.name(), "");
         for (final String dir : path.split(File.pathSeparator)) {
             if (dir.isEmpty()) {
                 continue;
@@ -110,7 +112,7 @@ public final class ProcessRunner {
     public Result run(final List<String> argv, final Path workDir, final Duration deadline) {
         final String program = argv.get(0);
         final Path exe = which(program).orElseThrow(() -> CctkException.environment(
-                program + " not found on PATH (" + environment.getOrDefault("PATH", "") + ")."));
+                program + " not found on PATH (" + environment.getOrDefault(EnvVar.PATH.name(), "") + ")."));
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final ExecuteWatchdog watchdog = ExecuteWatchdog.builder().setTimeout(deadline).get();

@@ -3,7 +3,8 @@ package cctk.spec;
 import cctk.comm.DType;
 
 /**
- * One message size of a sweep, in bytes ({@code 4MiB}) or in elements ({@code 1048576}, as the seeds count).
+ * One message size of a sweep, in bytes ({@code 4MiB}) or in elements ({@code 1048576}, as a tensor of N elements
+ * counts).
  *
  * @param value    the number
  * @param elements true when {@code value} counts elements, false when it counts bytes

@@ -1,5 +1,6 @@
 package cctk.spec;
 
+import cctk.comm.nccl.NcclConfig;
 import cctk.spec.SpecValue.Kind;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +31,7 @@ final class NcclBuilder {
         }
         final List<Integer> devices = devices(s);
         final boolean debug = bool(s, "debug", d.debug());
-        final NcclOptions.Timing timing = choice(s, "timing", NcclOptions.Timing.values(), d.timing());
+        final NcclConfig.Timing timing = choice(s, "timing", NcclConfig.Timing.values(), d.timing());
         final NcclOptions.Profiler profiler = choice(s, "profiler", NcclOptions.Profiler.values(), d.profiler());
         s.finish();
         return new NcclOptions(name, library, devices, debug, timing, profiler);

@@ -1,5 +1,7 @@
 package cctk.spec;
 
+import cctk.comm.nccl.NcclConfig.Timing;
+import cctk.comm.nccl.NcclConfig;
 import java.util.List;
 import java.util.Locale;
 
@@ -25,23 +27,14 @@ public record NcclOptions(String backendName, String library, List<Integer> devi
         devices = List.copyOf(devices);
     }
 
+    /** What the communicator needs of this section; {@code alltoallGrouped} from the environment. */
+    public NcclConfig config(final boolean alltoallGrouped) {
+        return new NcclConfig(library, devices, timing, alltoallGrouped);
+    }
+
     /** Whether {@code backend} (a benchmark.backends entry) is this NCCL build. */
     public boolean serves(final String backend) {
         return "nccl".equals(backend) || backendName.equals(backend);
-    }
-
-    /** CUDA-event timing of the timed iterations. */
-    public enum Timing {
-        /** N launches, then one wait; each iteration is the average (as nccl-tests). */
-        PIPELINED,
-        /** Each iteration between its own events, waited for before the next launch. */
-        BLOCKING,
-        /** The N launches captured once into a CUDA graph, launched as one. */
-        GRAPH;
-
-        public String specName() {
-            return name().toLowerCase(Locale.ROOT);
-        }
     }
 
     /** A profiler around each rank. */

@@ -86,11 +86,6 @@ public final class NcclVariables {
     private NcclVariables() {
     }
 
-    /** Every variable cctk knows, in table order. */
-    public static Set<String> names() {
-        return TABLE.keySet();
-    }
-
     public static boolean isKnown(final String name) {
         return TABLE.containsKey(name);
     }

@@ -2,6 +2,7 @@ package cctk.spec;
 
 import cctk.coll.CollectiveType;
 import cctk.comm.DType;
+import cctk.results.Reference;
 import cctk.spec.SpecValue.Kind;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,7 +72,8 @@ final class ReferenceBuilder {
         if (s.problems().size() != before) {
             return null;
         }
-        return new Reference(coll, backend, dtype, min, max, busbw, tolerance);
+        return new Reference(coll.specName(), backend, dtype == null ? null : dtype.specName(), min, max, busbw,
+                tolerance);
     }
 
     private static long bytes(final Section s, final String key) {

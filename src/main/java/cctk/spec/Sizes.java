@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 /**
  * Message sizes as specs write them: {@code 4MiB}, {@code 1KB}, {@code 512B} count bytes (KiB/MiB/GiB binary,
- * KB/MB/GB decimal); a plain integer counts elements, as the seeds do. Also the min/max/factor sweep.
+ * KB/MB/GB decimal); a plain integer counts elements, as a tensor of N elements does. Also the min/max/factor sweep.
  */
 public final class Sizes {
 
@@ -17,8 +17,6 @@ public final class Sizes {
     public static final int MAX_SWEEP = 64;
 
     private static final Pattern WITH_UNIT = Pattern.compile("(0|[1-9][0-9]*) ?(B|KiB|MiB|GiB|KB|MB|GB)");
-    private static final String[] BINARY = {"GiB", "MiB", "KiB"};
-    private static final long[] BINARY_SCALE = {1L << 30, 1L << 20, 1L << 10};
 
     private Sizes() {
     }
@@ -70,17 +68,7 @@ public final class Sizes {
 
     /** The spec text that {@link #parse} reads back to the same size: {@code 4MiB}, {@code 1000B}, {@code 256}. */
     public static String format(final MessageSize size) {
-        return size.elements() ? Long.toString(size.value()) : formatBytes(size.value());
-    }
-
-    /** Bytes in the largest binary unit that divides them exactly: {@code 4MiB}, {@code 1536KiB}, {@code 1000B}. */
-    public static String formatBytes(final long bytes) {
-        for (int i = 0; i < BINARY.length; i++) {
-            if (bytes >= BINARY_SCALE[i] && bytes % BINARY_SCALE[i] == 0) {
-                return bytes / BINARY_SCALE[i] + BINARY[i];
-            }
-        }
-        return bytes + "B";
+        return size.elements() ? Long.toString(size.value()) : cctk.results.Numbers.exactBytes(size.value());
     }
 
     /**

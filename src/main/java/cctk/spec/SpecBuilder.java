@@ -1,5 +1,6 @@
 package cctk.spec;
 
+import cctk.results.Reference;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

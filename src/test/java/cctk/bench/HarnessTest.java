@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.comm.MemoryStore;
 import cctk.bench.fixture.ThreadCommunicator;
 import cctk.coll.CollectiveType;
 import cctk.comm.DType;
+import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;
 import cctk.spec.JobSpec;
@@ -52,7 +52,8 @@ class HarnessTest {
         store = new MemoryStore(world, java.time.Duration.ofSeconds(20));
         return ThreadCommunicator.run(world, shared, comm -> {
             final RunContext ctx = new RunContext("0.1.0-test", Path.of("configs/t.yaml"), "job7",
-                "host-" + comm.rank() + " pid 1", dir, Map.of("NCCL_DEBUG", "WARN"));
+                new cctk.results.RankInfo(comm.rank(), "host-" + comm.rank(), 1, 0, comm.rank(), "cpu", "default"), dir,
+                Map.of("NCCL_DEBUG", "WARN"));
             return new Harness(comm, store, spec(b), ctx, new PrintWriter(progress)).run();
         });
     }

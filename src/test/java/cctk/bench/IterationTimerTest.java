@@ -3,12 +3,13 @@ package cctk.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.ExitCode;
-import cctk.comm.MemoryStore;
 import cctk.bench.fixture.ThreadCommunicator;
 import cctk.coll.CollectiveType;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
+import cctk.comm.IterationTimer;
+import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;
 import cctk.spec.MessageSize;
@@ -90,7 +91,8 @@ class IterationTimerTest {
         final AtomicInteger timed = new AtomicInteger();
         final List<ExitCode> codes = ThreadCommunicator.run(2, ThreadCommunicator.shared(2), comm -> {
             final FixedClock clock = new FixedClock(comm);
-            final RunContext ctx = new RunContext("t", Path.of("t.yaml"), "job9", "r" + comm.rank(), dir, Map.of());
+            final RunContext ctx = new RunContext("t", Path.of("t.yaml"), "job9",
+                new cctk.results.RankInfo(comm.rank(), "r", 1, 0, 0, "cpu", "default"), dir, Map.of());
             final ExitCode code = new Harness(clock, store, HarnessTest.spec(b), ctx,
                     new PrintWriter(new StringWriter())).run();
             timed.addAndGet(clock.timedIterations.get());

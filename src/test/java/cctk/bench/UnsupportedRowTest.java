@@ -132,7 +132,8 @@ class UnsupportedRowTest {
         final StringWriter progress = new StringWriter();
         final List<ExitCode> codes = ThreadCommunicator.run(2, ThreadCommunicator.shared(2), comm -> {
             final RunContext ctx = new RunContext("0.1.0-test", Path.of("configs/t.yaml"), "job7",
-                    "host-" + comm.rank() + " pid 1", dir, Map.of());
+                    new cctk.results.RankInfo(comm.rank(), "host-" + comm.rank(), 1, 0, comm.rank(), "cpu", "default"),
+                    dir, Map.of());
             return new Harness(asOldNccl(comm), store, HarnessTest.spec(b), ctx, new PrintWriter(progress)).run();
         });
         assertThat(codes).as(progress.toString()).containsOnly(ExitCode.OK);

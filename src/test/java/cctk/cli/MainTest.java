@@ -41,4 +41,47 @@ class MainTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("valdate").contains("validate").doesNotContain("at cctk.");
     }
+
+    /** A command that fails the way a bug in cctk does: an exception cctk did not mean to throw. */
+    @picocli.CommandLine.Command(name = "boom")
+    static final class Boom implements java.util.concurrent.Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new IllegalStateException("an index went astray");
+        }
+    }
+
+    private static Result withBoom(final String... args) {
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final picocli.CommandLine cl = Main.commandLine(new PrintWriter(out), new PrintWriter(err));
+        cl.addSubcommand("boom", new Boom());
+        cl.setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true)); // reach the new subcommand too
+        final int code = cl.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void aBugExitsFourWithOneParagraphAndTheTraceOnlyWithStacktrace() {
+        final Result plain = withBoom("boom");
+        assertThat(plain.code()).isEqualTo(4);
+        assertThat(plain.err()).contains("cctk: internal error: java.lang.IllegalStateException: an index went"
+            + " astray", "This is a bug in cctk", "--stacktrace").doesNotContain("\tat ");
+        assertThat(plain.err().strip().lines()).hasSize(1);
+        for (final String[] args : new String[][] {{"--stacktrace", "boom"}, {"boom", "--stacktrace"}, {"-x", "boom"}}) {
+            final Result traced = withBoom(args);
+            assertThat(traced.code()).as(String.join(" ", args)).isEqualTo(4);
+            assertThat(traced.err()).as(String.join(" ", args)).contains("internal error",
+                "\tat cctk.cli.MainTest$Boom.call(");
+        }
+    }
+
+    @Test
+    void aFailureOfTheEnvironmentShowsItsTraceOnlyWithStacktrace() {
+        final Result plain = cctk("status", "not-a-job-id");
+        final Result traced = cctk("--stacktrace", "status", "not-a-job-id");
+        assertThat(plain.code()).isEqualTo(traced.code()).isNotZero();
+        assertThat(plain.err()).startsWith("cctk: ").doesNotContain("\tat ");
+        assertThat(traced.err()).startsWith(plain.err().strip()).contains("\tat cctk.");
+    }
 }

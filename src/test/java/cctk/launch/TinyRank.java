@@ -14,7 +14,7 @@ public final class TinyRank {
     }
 
     public static void main(final String[] args) throws Exception {
-        final RankIdentity id = RankIdentity.fromEnvironment();
+        final RankIdentity id = RankIdentity.fromEnvironment(cctk.Environment.process());
         System.out.println("hello from " + id.rank() + " of " + id.worldSize());
         System.err.println("note from " + id.rank());
         System.out.flush();
@@ -26,7 +26,8 @@ public final class TinyRank {
             Thread.sleep(id.worldSize() > 1 && chosen >= 0 ? 60_000 : 0);
             return;
         }
-        try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(System.getenv()), Duration.ofSeconds(20),
+        try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(cctk.Environment.process()), "localhost",
+                Duration.ofSeconds(20),
                 System.err::println)) {
             store.barrier("joined");
             if (id.rank() == chosen) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(10)
 class HostlistTest {
 
-    /** The vectors of clusters.md §5.3, as printed by scontrol show hostnames 22.05. */
+    /** Hostlist expressions as Slurm 22.05's {@code scontrol show hostnames} expands them. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "nid[001-004,007]|nid001 nid002 nid003 nid004 nid007",

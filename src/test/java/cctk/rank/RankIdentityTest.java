@@ -31,7 +31,7 @@ class RankIdentityTest {
 
     @Test
     void slurmPrefersStepVariablesAndDerivesThePort() {
-        final RankIdentity id = RankIdentity.fromEnvironment(slurm());
+        final RankIdentity id = RankIdentity.fromEnvironment(cctk.Environment.of(slurm()));
         assertThat(id.source()).isEqualTo(RankIdentity.Source.SLURM);
         assertThat(id.rank()).isEqualTo(5);
         assertThat(id.worldSize()).isEqualTo(8);
@@ -62,7 +62,7 @@ class RankIdentityTest {
         env.put("SLURM_NTASKS", "8");
         env.put("MASTER_ADDR", "10.0.0.1");
         env.put("MASTER_PORT", "29999");
-        final RankIdentity id = RankIdentity.fromEnvironment(env);
+        final RankIdentity id = RankIdentity.fromEnvironment(cctk.Environment.of(env));
         assertThat(id.nodes()).containsExactly("nid001", "nid002", "nid003", "nid004");
         assertThat(id.stepId()).isZero();
         assertThat(id.rendezvousHost()).isEqualTo("10.0.0.1");
@@ -71,8 +71,8 @@ class RankIdentityTest {
 
     @Test
     void torchrunStyle() {
-        final RankIdentity id = RankIdentity.fromEnvironment(Map.of("RANK", "3", "WORLD_SIZE", "4", "LOCAL_RANK",
-                "1", "GROUP_RANK", "1", "MASTER_ADDR", "host0", "MASTER_PORT", "29400", "TORCHELASTIC_RUN_ID", "r1"));
+        final RankIdentity id = RankIdentity.fromEnvironment(cctk.Environment.of(Map.of("RANK", "3", "WORLD_SIZE", "4", "LOCAL_RANK",
+                "1", "GROUP_RANK", "1", "MASTER_ADDR", "host0", "MASTER_PORT", "29400", "TORCHELASTIC_RUN_ID", "r1")));
         assertThat(id).isEqualTo(new RankIdentity(3, 4, 1, 1, List.of("host0"), "r1", 0, "host0", 29400,
                 RankIdentity.Source.TORCHRUN));
     }
@@ -82,7 +82,7 @@ class RankIdentityTest {
         final Map<String, String> env = slurm();
         env.putAll(Map.of("CCTK_LAUNCH_ID", "local-1", "RANK", "2", "WORLD_SIZE", "3", "LOCAL_RANK", "2",
                 "MASTER_ADDR", "127.0.0.1", "MASTER_PORT", "40000"));
-        final RankIdentity id = RankIdentity.fromEnvironment(env);
+        final RankIdentity id = RankIdentity.fromEnvironment(cctk.Environment.of(env));
         assertThat(id.source()).isEqualTo(RankIdentity.Source.LAUNCHER);
         assertThat(id.rank()).isEqualTo(2);
         assertThat(id.jobId()).isEqualTo("local-1");
@@ -93,9 +93,9 @@ class RankIdentityTest {
     void openMpiNeedsMasterAddr() {
         final Map<String, String> env = new HashMap<>(Map.of("OMPI_COMM_WORLD_RANK", "1", "OMPI_COMM_WORLD_SIZE",
                 "2", "OMPI_COMM_WORLD_LOCAL_RANK", "0"));
-        assertThatThrownBy(() -> RankIdentity.fromEnvironment(env)).hasMessageContaining("MASTER_ADDR");
+        assertThatThrownBy(() -> RankIdentity.fromEnvironment(cctk.Environment.of(env))).hasMessageContaining("MASTER_ADDR");
         env.put("MASTER_ADDR", "n1");
-        final RankIdentity id = RankIdentity.fromEnvironment(env);
+        final RankIdentity id = RankIdentity.fromEnvironment(cctk.Environment.of(env));
         assertThat(id.source()).isEqualTo(RankIdentity.Source.OMPI);
         assertThat(id.rank()).isEqualTo(1);
         assertThat(id.localRank()).isZero();
@@ -123,7 +123,7 @@ class RankIdentityTest {
     }
 
     private static void assertEnvironmentError(final Map<String, String> env, final String text) {
-        assertThatThrownBy(() -> RankIdentity.fromEnvironment(env))
+        assertThatThrownBy(() -> RankIdentity.fromEnvironment(cctk.Environment.of(env)))
                 .isInstanceOfSatisfying(CctkException.class,
                         e -> assertThat(e.exitCode()).isEqualTo(ExitCode.ENVIRONMENT))
                 .hasMessageContaining(text);

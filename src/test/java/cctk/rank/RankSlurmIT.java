@@ -2,12 +2,12 @@ package cctk.rank;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.SlurmTests;
 import cctk.launch.LocalLauncher;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import cctk.SlurmTests;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,7 +37,7 @@ class RankSlurmIT {
 
     private static Result run(final List<String> cmd) throws Exception {
         final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().put(RankConfiguration.CCTK_SECRET_PROP, "slurm-it-" + System.nanoTime());
+        pb.environment().put(cctk.EnvVar.CCTK_SECRET.name(), "slurm-it-" + System.nanoTime());
         final Process p;
         try {
             p = pb.start();

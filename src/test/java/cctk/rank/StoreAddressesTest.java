@@ -140,7 +140,7 @@ class StoreAddressesTest {
     void aLocalRendezvousListensOn127001AndNotTheWildcard() throws Exception {
         final RankIdentity id = new RankIdentity(0, 1, 0, 0, List.of("localhost"), "t", 0, "127.0.0.1", 0,
                 RankIdentity.Source.LAUNCHER);
-        try (Rendezvous r = Rendezvous.join(id, "s".getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(10),
+        try (Rendezvous r = Rendezvous.join(id, "s".getBytes(StandardCharsets.UTF_8), "localhost", Duration.ofSeconds(10),
                 l -> { })) {
             r.set("k", new byte[] {1});
             final List<InetSocketAddress> bound = r.storeAddresses();

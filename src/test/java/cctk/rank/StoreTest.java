@@ -73,12 +73,21 @@ class StoreTest {
         assertThat(s.failure()).isNull();
     }
 
+    /** Waits until {@code n} requests wait at the server: the event the tests order themselves by. */
+    private static void awaitWaiting(final StoreServer s, final int n) throws InterruptedException {
+        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (s.waiting() < n && System.nanoTime() < end) {
+            Thread.sleep(2);
+        }
+        assertThat(s.waiting()).as("requests waiting at the store").isGreaterThanOrEqualTo(n);
+    }
+
     @Test
     void getWaitsForALaterSet() throws Exception {
         final StoreServer s = server(2, Duration.ofSeconds(20));
         final StoreClient a = client(s, 0, 2, Duration.ofSeconds(20));
         final Future<byte[]> value = pool.submit(() -> a.get("uid"));
-        Thread.sleep(200);
+        awaitWaiting(s, 1);
         assertThat(value).isNotDone();
         client(s, 1, 2, Duration.ofSeconds(20)).set("uid", new byte[] {1, 2, 3});
         assertThat(value.get(10, TimeUnit.SECONDS)).containsExactly(1, 2, 3);
@@ -105,7 +114,7 @@ class StoreTest {
         final List<String> pushed = new CopyOnWriteArrayList<>();
         b.onFailure(pushed::add);
         final Future<?> waiting = pool.submit(() -> a.barrier("b"));
-        Thread.sleep(200);
+        awaitWaiting(s, 1);
         raw.close();
         assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS))
                 .hasMessageContaining("rank 2 (host stranger-host) disconnected");
@@ -123,7 +132,7 @@ class StoreTest {
         final StoreServer s = server(2, Duration.ofSeconds(30));
         final StoreClient b = client(s, 1, 2, Duration.ofSeconds(30));
         final Future<?> waiting = pool.submit(() -> b.get("never"));
-        Thread.sleep(200);
+        awaitWaiting(s, 1);
         s.close();
         assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).hasMessageContaining("rank 0");
     }
@@ -151,7 +160,8 @@ class StoreTest {
                             .writeTo(out);
                     StoreFrame.readFrom(new DataInputStream(peer.getInputStream()), 4096);
                     new StoreFrame.Builder().putBytes(new byte[32]).frame(StoreFrame.Type.WELCOME, 0).writeTo(out);
-                    Thread.sleep(2000);
+                    peer.setSoTimeout(10_000);
+                    peer.getInputStream().read(); // held open until the client hangs up on the bad proof
                 }
                 return null;
             });
@@ -174,12 +184,15 @@ class StoreTest {
     @Test
     void clientsRetryWhileRankZeroStarts() throws Exception {
         final int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
+        final Future<StoreClient> late;
+        try (ServerSocket notYet = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = notYet.getLocalPort();
+            late = pool.submit(() -> StoreClient.connect("127.0.0.1", port, 1, 2, "h1", SECRET,
+                    Duration.ofSeconds(15)));
+            // the client's first try reaches a port that is not rank 0's store yet: it must try again
+            notYet.setSoTimeout(10_000);
+            notYet.accept().close();
         }
-        final Future<StoreClient> late = pool.submit(() -> StoreClient.connect("127.0.0.1", port, 1, 2, "h1", SECRET,
-                Duration.ofSeconds(15)));
-        Thread.sleep(700);
         final StoreServer s = StoreServer.start("localhost", LOOPBACK, port, 2, SECRET, Duration.ofSeconds(15), log::add);
         open.add(s);
         final StoreClient b = late.get(10, TimeUnit.SECONDS);

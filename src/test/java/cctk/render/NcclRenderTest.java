@@ -27,7 +27,7 @@ class NcclRenderTest {
     }
 
     private static NcclOptions with(final boolean debug, final NcclOptions.Profiler profiler) {
-        return new NcclOptions("nccl", null, List.of(), debug, NcclOptions.Timing.PIPELINED, profiler);
+        return new NcclOptions("nccl", null, List.of(), debug, cctk.comm.nccl.NcclConfig.Timing.PIPELINED, profiler);
     }
 
     @Test

@@ -3,7 +3,6 @@ package cctk.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.AdversarialTally;
-import cctk.rank.RankConfiguration;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +69,7 @@ class TwoNodeFaultsIT {
                   timeout: %ds
                 """.formatted(dir.resolve("results"), DEADLINE_S));
         final LocalCluster.Submitted s = LocalCluster.submitWait(
-                Map.of(RankConfiguration.CCTK_FAULT_KILL_PROP, "1:1"), Duration.ofSeconds(180), spec.toString());
+                Map.of(cctk.EnvVar.CCTK_FAULT_KILL.name(), "1:1"), Duration.ofSeconds(180), spec.toString());
         final String line = LocalCluster.finalLine(s.jobId());
         assertThat(s.run().code()).as(s.run().out()).isEqualTo(1);
         assertThat(s.run().out()).contains("job " + s.jobId() + " FAILED, exit code ");

@@ -25,7 +25,7 @@ class NcclSpecTest {
     void withoutASectionTheDefaultsHold() {
         final JobSpec s = SpecParser.parse(SpecFiles.write(dir, "a.yaml", GPU + "benchmark: {backends: [nccl]}\n"));
         assertThat(s.nccl()).isEqualTo(NcclOptions.DEFAULT);
-        assertThat(s.nccl().timing()).isEqualTo(NcclOptions.Timing.PIPELINED);
+        assertThat(s.nccl().timing()).isEqualTo(cctk.comm.nccl.NcclConfig.Timing.PIPELINED);
         assertThat(s.nccl().serves("nccl")).isTrue();
         assertThat(s.nccl().serves("tcp")).isFalse();
     }
@@ -37,7 +37,7 @@ class NcclSpecTest {
                 + "benchmark: {backends: [tcp, ncclx]}\n");
         final JobSpec s = SpecParser.parse(file);
         assertThat(s.nccl()).isEqualTo(new NcclOptions("ncclx", "/opt/ncclx/lib", List.of(1, 0), true,
-                NcclOptions.Timing.GRAPH, NcclOptions.Profiler.NSYS));
+                cctk.comm.nccl.NcclConfig.Timing.GRAPH, NcclOptions.Profiler.NSYS));
         assertThat(s.benchmark().backends()).containsExactly("tcp", "ncclx");
         assertThat(s.nccl().serves("ncclx")).isTrue();
         final String yaml = SpecWriter.toYaml(s);

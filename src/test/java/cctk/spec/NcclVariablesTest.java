@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The table against the cases of clusters.md §3: what NCCL would silently misread must be refused. */
+/** The table against NCCL's documented variables (NCCL user guide, "Environment Variables"): what NCCL would
+ * silently misread must be refused. */
 @Timeout(10)
 class NcclVariablesTest {
 

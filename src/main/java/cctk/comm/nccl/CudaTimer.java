@@ -1,7 +1,6 @@
 package cctk.comm.nccl;
 
-import cctk.bench.IterationTimer;
-import cctk.spec.NcclOptions;
+import cctk.comm.IterationTimer;
 import java.util.Arrays;
 import org.bytedeco.cuda.cudart.CUevent_st;
 import org.bytedeco.cuda.cudart.CUgraphExec_st;
@@ -19,13 +18,13 @@ import org.bytedeco.cuda.global.cudart;
 final class CudaTimer implements IterationTimer, AutoCloseable {
 
     private final NcclCommunicator comm;
-    private final NcclOptions.Timing mode;
+    private final NcclConfig.Timing mode;
     private final CUevent_st start = new CUevent_st();
     private final CUevent_st end = new CUevent_st();
     private final float[] ms = new float[1];
     private boolean created;
 
-    CudaTimer(final NcclCommunicator comm, final NcclOptions.Timing mode) {
+    CudaTimer(final NcclCommunicator comm, final NcclConfig.Timing mode) {
         this.comm = comm;
         this.mode = mode;
     }

@@ -17,11 +17,13 @@ public final class DeviceChoice {
      * @param localRank rank on this node (SLURM_LOCALID)
      * @param visible   cudaGetDeviceCount
      * @param map       nccl.devices (local rank → device), empty for the default
+     * @param visibleDevices CUDA_VISIBLE_DEVICES as set (null when unset), named when no GPU is visible
      */
-    public static int pick(final int localRank, final int visible, final List<Integer> map) {
+    public static int pick(final int localRank, final int visible, final List<Integer> map,
+                           final String visibleDevices) {
         if (visible < 1) {
             throw CctkException.environment("local rank " + localRank + " sees no GPU (CUDA_VISIBLE_DEVICES="
-                    + System.getenv("CUDA_VISIBLE_DEVICES") + "); request GPUs for the step (resources.gpus_per_node)"
+                    + visibleDevices + "); request GPUs for the step (resources.gpus_per_node)"
                     + " and check resources.gpu_bind.");
         }
         if (map == null || map.isEmpty()) {

@@ -2,12 +2,11 @@ package cctk.comm.nccl;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.bench.IterationTimer;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
+import cctk.comm.IterationTimer;
 import cctk.comm.ReduceOp;
-import cctk.spec.NcclOptions;
 import java.lang.reflect.Method;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -52,7 +51,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     /** The stream is being captured into a CUDA graph: a host wait now would invalidate the capture. */
     private boolean capturing;
 
-    NcclCommunicator(final NcclSetup.Opened o, final NcclOptions.Timing timing, final long timeoutNanos) {
+    NcclCommunicator(final NcclSetup.Opened o, final NcclConfig config, final long timeoutNanos) {
         this.rank = o.rank();
         this.size = o.size();
         this.backend = o.backend();
@@ -62,12 +61,12 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         this.watchdog = o.watchdog();
         this.timeoutNanos = timeoutNanos;
         this.memory = new DeviceMemory(device);
-        this.allToAllCall = NcclSetup.allToAllMethod();
+        this.allToAllCall = NcclSetup.allToAllMethod(config.alltoallGrouped());
         this.hasLastError = NcclLibraries.has("ncclGetLastError");
         final int[] v = new int[1];
         nccl.ncclGetVersion(v);
         this.ncclVersion = v[0];
-        this.timer = new CudaTimer(this, timing);
+        this.timer = new CudaTimer(this, config.timing());
     }
 
     @Override

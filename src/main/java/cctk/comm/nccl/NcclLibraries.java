@@ -1,13 +1,14 @@
 package cctk.comm.nccl;
 
 import cctk.CctkException;
+import cctk.EnvVar;
+import cctk.Environment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -61,7 +62,7 @@ public final class NcclLibraries {
      * @param env     the process environment (cache location)
      * @param library a libnccl.so.2 file or its directory to use instead of the one on the library path, or null
      */
-    public static synchronized void load(final Map<String, String> env, final String library) {
+    public static synchronized void load(final Environment env, final String library) {
         if (loaded) {
             return;
         }
@@ -79,7 +80,7 @@ public final class NcclLibraries {
         }
     }
 
-    private static void prepare(final Map<String, String> env, final String library) {
+    private static void prepare(final Environment env, final String library) {
         if (System.getProperty(CACHE_PROPERTY) == null) {
             System.setProperty(CACHE_PROPERTY, cacheDir(env).toString());
         }
@@ -105,19 +106,19 @@ public final class NcclLibraries {
     }
 
     /** Where JavaCPP extracts its JNI libraries: CCTK_JAVACPP_CACHE, else node-local $SLURM_TMPDIR/$TMPDIR//tmp. */
-    public static Path cacheDir(final Map<String, String> env) {
-        final String own = env.get("CCTK_JAVACPP_CACHE");
+    public static Path cacheDir(final Environment env) {
+        final String own = env.optional(EnvVar.CCTK_JAVACPP_CACHE);
         if (own != null && !own.isBlank()) {
             return Path.of(own);
         }
-        String base = env.get("SLURM_TMPDIR");
+        String base = env.optional(EnvVar.SLURM_TMPDIR);
         if (base == null || base.isBlank()) {
-            base = env.get("TMPDIR");
+            base = env.optional(EnvVar.TMPDIR);
         }
         if (base == null || base.isBlank()) {
             base = "/tmp";
         }
-        final String user = env.getOrDefault("USER", System.getProperty("user.name", "user"));
+        final String user = env.getOrDefault(EnvVar.USER, System.getProperty("user.name", "user"));
         return Path.of(base, "cctk-javacpp-" + user.replaceAll("[^A-Za-z0-9._-]", "_"));
     }
 
@@ -159,9 +160,10 @@ public final class NcclLibraries {
     }
 
     /** LD_LIBRARY_PATH's, java.library.path's, the system's and nccl.library's directories (absolute). */
-    static Set<Path> searched(final Map<String, String> env, final String library) {
+    static Set<Path> searched(final Environment env, final String library) {
         final Set<Path> dirs = new LinkedHashSet<>();
-        final String path = env.getOrDefault("LD_LIBRARY_PATH", "") + ":" + System.getProperty("java.library.path", "")
+        final String path = env.getOrDefault(EnvVar.LD_LIBRARY_PATH, "") + ":"
+                + System.getProperty("java.library.path", "")
                 + ":/lib:/lib64:/usr/lib:/usr/lib64:/usr/lib/x86_64-linux-gnu:/usr/lib/aarch64-linux-gnu"
                 + ":/usr/local/cuda/lib64";
         for (final String d : path.split(":")) {

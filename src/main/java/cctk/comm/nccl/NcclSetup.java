@@ -1,15 +1,15 @@
 package cctk.comm.nccl;
 
 import cctk.CctkException;
+import cctk.EnvVar;
+import cctk.Environment;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Store;
-import cctk.spec.NcclOptions;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.cudart.cudaDeviceProp;
 import org.bytedeco.cuda.global.cudart;
@@ -35,12 +35,12 @@ public final class NcclSetup {
      * @param store     the rendezvous store
      * @param keyPrefix store key prefix unique to this step and backend
      * @param backend   the backend's name (nccl, or the spec's alias)
-     * @param options   the spec's nccl section
+     * @param config    how to open and time it
      * @param timeout   deadline for every wait on a peer
-     * @param env       the process environment
+     * @param env       the process environment (cache location, visible GPUs)
      */
     public record Request(int rank, int size, int localRank, Store store, String keyPrefix, String backend,
-                          NcclOptions options, Duration timeout, Map<String, String> env) {
+                          NcclConfig config, Duration timeout, Environment env) {
     }
 
     /** The native handles of an opened communicator. */
@@ -53,7 +53,7 @@ public final class NcclSetup {
 
     /** Opens the communicator; throws CctkException with one paragraph when this node cannot run NCCL. */
     public static NcclCommunicator open(final Request r) {
-        NcclLibraries.load(r.env(), r.options().library());
+        NcclLibraries.load(r.env(), r.config().library());
         checkVersions();
         final int[] count = new int[1];
         final int err = cudart.cudaGetDeviceCount(count);
@@ -64,7 +64,8 @@ public final class NcclSetup {
                     + ": cudaGetDeviceCount says '" + Cuda.text(err) + "' (cudaError " + err + "). Check nvidia-smi"
                     + " on this node and that the job asked Slurm for GPUs (resources.gpus_per_node).");
         }
-        final int device = DeviceChoice.pick(r.localRank(), count[0], r.options().devices());
+        final int device = DeviceChoice.pick(r.localRank(), count[0], r.config().devices(),
+                r.env().get(EnvVar.CUDA_VISIBLE_DEVICES));
         Cuda.check(cudart.cudaSetDevice(device), "cudaSetDevice(" + device + ")");
         final byte[] id = UniqueIdExchange.share(r.store(), r.keyPrefix() + "nccl-unique-id", r.rank(),
                 NcclSetup::newUniqueId);
@@ -74,7 +75,7 @@ public final class NcclSetup {
         final ncclComm comm = init(r, id, device);
         final Watchdog dog = new Watchdog(health(comm), 100, "cctk-nccl-watchdog-" + r.rank());
         return new NcclCommunicator(new Opened(r.rank(), r.size(), r.backend(), device, comm, stream, dog),
-                r.options().timing(), r.timeout().toNanos());
+                r.config(), r.timeout().toNanos());
     }
 
     private static ncclComm init(final Request r, final byte[] idBytes, final int device) {
@@ -217,8 +218,8 @@ public final class NcclSetup {
     }
 
     /** nccl.ncclAlltoAll when this preset declares it and the loaded libnccl exports it, else null. */
-    static Method allToAllMethod() {
-        if ("grouped".equals(System.getenv("CCTK_NCCL_ALLTOALL")) || !NcclLibraries.has("ncclAlltoAll")) {
+    static Method allToAllMethod(final boolean grouped) {
+        if (grouped || !NcclLibraries.has("ncclAlltoAll")) {
             return null;
         }
         try {
@@ -233,7 +234,7 @@ public final class NcclSetup {
      * This rank's part of the header: GPU, PCI bus id, versions, how all-to-all runs and the transport NCCL chose
      * (from the NCCL_DEBUG_FILE after one small all-reduce has made it connect).
      */
-    public static String describe(final NcclCommunicator c, final Map<String, String> env, final String host) {
+    public static String describe(final NcclCommunicator c, final Environment env, final String host) {
         final var one = c.allocate(4);
         c.allReduce(one, one, 1, DType.FLOAT32, ReduceOp.SUM);
         c.synchronize();
@@ -257,7 +258,7 @@ public final class NcclSetup {
                 sb.append(" libnccl ").append(lib);
             }
         }
-        sb.append(" transport ").append(TransportSummary.ofFile(env.get("NCCL_DEBUG_FILE"), host,
+        sb.append(" transport ").append(TransportSummary.ofFile(env.get(EnvVar.NCCL_DEBUG_FILE), host,
                 ProcessHandle.current().pid()));
         prop.close();
         return sb.toString();

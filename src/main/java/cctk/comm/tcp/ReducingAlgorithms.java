@@ -3,6 +3,7 @@ package cctk.comm.tcp;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
+import cctk.comm.Tuning;
 
 /**
  * All-reduce, reduce-scatter and reduce over the mesh. Large all-reduce is a ring reduce-scatter followed by a ring
@@ -15,7 +16,7 @@ import cctk.comm.Reductions;
 final class ReducingAlgorithms {
 
     /** Up to this many bytes, all-reduce exchanges whole buffers directly instead of running the ring. */
-    static final int DIRECT_MAX = Integer.getInteger("cctk.tcp.directMaxBytes", 64 << 10);
+    static final int DIRECT_MAX = Tuning.fromSystemProperties().directMaxBytes();
 
     private final TcpCommunicator comm;
     private final Transfers t;

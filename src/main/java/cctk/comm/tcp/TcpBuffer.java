@@ -109,9 +109,4 @@ public final class TcpBuffer implements CommBuffer {
     boolean overlaps(final TcpBuffer other) {
         return memory == other.memory && offset < other.offset + other.length && other.offset < offset + length;
     }
-
-    /** Whether this is exactly {@code other}'s bytes (the in-place case). */
-    boolean sameBytes(final TcpBuffer other) {
-        return memory == other.memory && offset == other.offset;
-    }
 }

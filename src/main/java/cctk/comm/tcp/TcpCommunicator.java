@@ -6,6 +6,7 @@ import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Store;
+import cctk.comm.Tuning;
 import java.io.IOException;
 import java.nio.channels.Selector;
 
@@ -95,6 +96,7 @@ public final class TcpCommunicator implements Communicator {
      * The interfaces that carry this rank's links, sorted (e.g. "lo" on one node, "eth0,eth1,lo" when the
      * stripes of a two-NIC job reach other nodes and a peer shares the node), or "none" for a world of one.
      */
+    @Override
     public String carriers() {
         final java.util.Set<String> names = new java.util.TreeSet<>();
         for (final Link[] row : links) {
@@ -308,14 +310,10 @@ public final class TcpCommunicator implements Communicator {
         }
     }
 
-    /**
-     * How long to spin before blocking: {@code -Dcctk.tcp.spinMicros}, else 50 us, but 0 when this host runs more
-     * ranks than it has CPUs (a single-node job of more ranks than cores): a spinning rank then holds the core
-     * that the rank it waits for needs.
-     */
+    /** How long to spin before blocking ({@link Tuning#spinMicros}). */
     static long spinNanos(final TcpOptions options, final int size) {
-        final Long micros = Long.getLong("cctk.tcp.spinMicros");
-        if (micros != null) {
+        final long micros = Tuning.fromSystemProperties().spinMicros();
+        if (micros >= 0) {
             return micros * 1000L;
         }
         return sharesCores(options, size) ? 0L : SPIN_NANOS;
@@ -335,15 +333,14 @@ public final class TcpCommunicator implements Communicator {
     }
 
     /**
-     * The send buffer for data-movement collectives: {@code -Dcctk.tcp.streamSendBytes}, else 256 KiB on a single
-     * host and 0 (keep the buffers as connected) across hosts. Over loopback the round trip is microseconds, so a
-     * shallow buffer loses no bandwidth, even when ranks share cores (broadcast is the exception, see
-     * {@link #broadcastStreams(TcpOptions, int)}); across hosts it would cap the window.
+     * The send buffer for data-movement collectives ({@link Tuning#streamSendBytes}). Over loopback the round trip is
+     * microseconds, so a shallow buffer loses no bandwidth, even when ranks share cores (broadcast is the exception,
+     * see {@link #broadcastStreams(TcpOptions, int)}); across hosts it would cap the window.
      */
     static int streamSendBytes(final TcpOptions options) {
-        final Integer bytes = Integer.getInteger("cctk.tcp.streamSendBytes");
-        if (bytes != null) {
-            return Math.max(0, bytes);
+        final int bytes = Tuning.fromSystemProperties().streamSendBytes();
+        if (bytes >= 0) {
+            return bytes;
         }
         return options.multiNode() || options.socketBufferBytes() == 0 ? 0 : STREAM_SEND_BYTES;
     }

@@ -4,6 +4,7 @@ import cctk.CctkException;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
+import cctk.comm.Tuning;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -26,7 +27,7 @@ final class Transfers {
      * A reducing receive reads at most this much per call and reduces it at once, while the bytes are still in the
      * L2 cache (2 MiB per core here); an unbounded read can return several MiB that the reduction then re-fetches.
      */
-    static final int REDUCE_READ = Math.max(4 << 10, Integer.getInteger("cctk.tcp.reduceReadBytes", 256 << 10)) & ~63;
+    static final int REDUCE_READ = Tuning.fromSystemProperties().reduceReadBytes();
     /**
      * A reducing receive lands its bytes in a staging ring of this many bytes per connection and reduces them from
      * there, so the kernel's copy and the reduction both stay in cache instead of streaming through a scratch copy of
@@ -36,7 +37,7 @@ final class Transfers {
     /** Messages below this size use one connection even when several NICs are striped. */
     static final int STRIPE_MIN = 256 << 10;
 
-    static final boolean YIELD = Boolean.parseBoolean(System.getProperty("cctk.tcp.yield", "false"));
+    static final boolean YIELD = Tuning.fromSystemProperties().yield();
 
     /** One posted transfer on one link. */
     static final class Op {

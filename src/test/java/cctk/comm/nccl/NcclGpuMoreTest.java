@@ -62,7 +62,7 @@ class NcclGpuMoreTest {
     }
 
     private static JobSpec spec(final List<CollectiveType> colls, final List<DType> types, final List<ReduceOp> ops,
-                                final List<MessageSize> sizes, final NcclOptions.Timing timing, final int world) {
+                                final List<MessageSize> sizes, final NcclConfig.Timing timing, final int world) {
         final Benchmark b = new Benchmark(List.of("nccl"), List.of(world), colls, sizes, types, ops, 2, 5, 1,
                 Benchmark.InPlace.BOTH, 0, new Benchmark.Imbalance(4.0, null), 120,
                 Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
@@ -73,13 +73,13 @@ class NcclGpuMoreTest {
     /** Runs rank {@code rank} of {@code world} on GPU {@code rank}; the rows of its CSV (rank 0) or null. */
     private List<String[]> rank(final JobSpec spec, final MemoryStore store, final int rank, final int world,
                                 final Path out) throws IOException {
-        final NcclSetup.Request req = new NcclSetup.Request(rank, world, rank, store, "t/", "nccl", spec.nccl(),
-                Duration.ofSeconds(120), System.getenv());
+        final NcclSetup.Request req = new NcclSetup.Request(rank, world, rank, store, "t/", "nccl",
+                spec.nccl().config(false), Duration.ofSeconds(120), cctk.Environment.process());
         final StringWriter progress = new StringWriter();
         try (NcclCommunicator comm = NcclSetup.open(req)) {
-            final String line = NcclSetup.describe(comm, System.getenv(), "localhost");
-            final RunContext ctx = new RunContext("gpu-test", Path.of("gpu.yaml"), "gpu", "rank " + rank + " " + line,
-                    out, Map.of());
+            final String line = NcclSetup.describe(comm, cctk.Environment.process(), "localhost");
+            final RunContext ctx = new RunContext("gpu-test", Path.of("gpu.yaml"), "gpu",
+                    new cctk.results.RankInfo(rank, "localhost", 0, rank, 0, line, "default"), out, Map.of());
             assertThat(new Harness(comm, store, spec, ctx, new PrintWriter(progress)).run())
                     .as(progress.toString()).isEqualTo(ExitCode.OK);
         }
@@ -102,9 +102,9 @@ class NcclGpuMoreTest {
         final List<String> asked = new ArrayList<>();
         final MemoryStore store = new MemoryStore(1, Duration.ofSeconds(120));
         final JobSpec s = spec(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT32), List.of(ReduceOp.SUM),
-                List.of(new MessageSize(1024, false)), NcclOptions.Timing.BLOCKING, 1);
-        try (NcclCommunicator comm = NcclSetup.open(new NcclSetup.Request(0, 1, 0, store, "log/", "nccl", s.nccl(),
-                Duration.ofSeconds(120), System.getenv()))) {
+                List.of(new MessageSize(1024, false)), NcclConfig.Timing.BLOCKING, 1);
+        try (NcclCommunicator comm = NcclSetup.open(new NcclSetup.Request(0, 1, 0, store, "log/", "nccl",
+                s.nccl().config(false), Duration.ofSeconds(120), cctk.Environment.process()))) {
             final CommBuffer a = comm.allocate(1024);
             final CommBuffer b = comm.allocate(1024);
             for (final DType t : DType.values()) {
@@ -139,7 +139,7 @@ class NcclGpuMoreTest {
     void aBarrierInGraphModeIsTimedOutsideCapture() throws IOException {
         final List<String[]> rows = rank(spec(List.of(CollectiveType.BARRIER, CollectiveType.ALL_REDUCE),
                 List.of(DType.FLOAT32), List.of(ReduceOp.SUM), List.of(new MessageSize(4096, false)),
-                NcclOptions.Timing.GRAPH, 1), new MemoryStore(1, Duration.ofSeconds(120)), 0, 1, dir);
+                NcclConfig.Timing.GRAPH, 1), new MemoryStore(1, Duration.ofSeconds(120)), 0, 1, dir);
         assertThat(rows).filteredOn(r -> r[2].equals("barrier")).isNotEmpty()
                 .allSatisfy(r -> assertThat(r[17]).as(String.join(",", r)).isEmpty());
     }
@@ -148,7 +148,7 @@ class NcclGpuMoreTest {
     void aSizeThatCannotFitIsSkippedWithItsReason() throws IOException {
         final List<String[]> rows = rank(spec(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT32),
                 List.of(ReduceOp.SUM), List.of(new MessageSize(1L << 22, false), new MessageSize(1L << 42, false)),
-                NcclOptions.Timing.PIPELINED, 1), new MemoryStore(1, Duration.ofSeconds(120)), 0, 1, dir);
+                NcclConfig.Timing.PIPELINED, 1), new MemoryStore(1, Duration.ofSeconds(120)), 0, 1, dir);
         assertThat(rows).filteredOn(r -> r[6].equals(String.valueOf(1L << 42)))
                 .allSatisfy(r -> assertThat(r[17]).contains("do not fit"));
         assertThat(rows).filteredOn(r -> r[6].equals(String.valueOf(1L << 22)))
@@ -163,7 +163,7 @@ class NcclGpuMoreTest {
         final JobSpec s = spec(Arrays.asList(CollectiveType.values()), List.of(DType.FLOAT32, DType.BFLOAT16),
                 List.of(ReduceOp.SUM, ReduceOp.MAX, ReduceOp.AVG), List.of(new MessageSize(1024, false),
                         new MessageSize(1L << 20, false), new MessageSize(64L << 20, false)),
-                NcclOptions.Timing.PIPELINED, 2);
+                NcclConfig.Timing.PIPELINED, 2);
         final ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             final Future<List<String[]>> r0 = pool.submit(() -> rank(s, store, 0, 2, dir));

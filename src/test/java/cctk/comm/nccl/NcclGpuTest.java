@@ -49,7 +49,7 @@ class NcclGpuTest {
     @org.junit.jupiter.api.BeforeAll
     static void needsTheGpuStack() {
         try {
-            NcclLibraries.load(System.getenv(), null);
+            NcclLibraries.load(cctk.Environment.process(), null);
         } catch (cctk.CctkException e) {
             if (Boolean.getBoolean("cctk.gpu.required")) {
                 throw e;
@@ -67,22 +67,22 @@ class NcclGpuTest {
     }
 
     private List<String[]> run(final List<CollectiveType> colls, final List<DType> types, final List<ReduceOp> ops,
-                               final List<MessageSize> sizes, final NcclOptions.Timing timing) throws IOException {
+                               final List<MessageSize> sizes, final NcclConfig.Timing timing) throws IOException {
         final Benchmark b = new Benchmark(List.of("nccl"), List.of(1), colls, sizes, types, ops, 2, 5, 1,
                 Benchmark.InPlace.BOTH, 0, new Benchmark.Imbalance(4.0, null), 120,
                 Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
         final NcclOptions nccl = new NcclOptions("nccl", null, List.of(), false, timing, NcclOptions.Profiler.NONE);
         final JobSpec spec = new JobSpec(null, null, null, null, Map.of(), Map.of(), b, List.of(), nccl);
         final MemoryStore store = new MemoryStore(1, Duration.ofSeconds(120));
-        final NcclSetup.Request req = new NcclSetup.Request(0, 1, 0, store, "t/", "nccl", nccl,
-                Duration.ofSeconds(120), System.getenv());
+        final NcclSetup.Request req = new NcclSetup.Request(0, 1, 0, store, "t/", "nccl", nccl.config(false),
+                Duration.ofSeconds(120), cctk.Environment.process());
         final StringWriter progress = new StringWriter();
         try (NcclCommunicator comm = NcclSetup.open(req)) {
-            final String line = NcclSetup.describe(comm, System.getenv(), "localhost");
+            final String line = NcclSetup.describe(comm, cctk.Environment.process(), "localhost");
             System.out.println("cctk gpu test: " + line);
             assertThat(line).startsWith("gpu 0 ").contains(" nccl 2.");
-            final RunContext ctx = new RunContext("gpu-test", Path.of("gpu.yaml"), "gpu", "rank 0 " + line, dir,
-                    Map.of());
+            final RunContext ctx = new RunContext("gpu-test", Path.of("gpu.yaml"), "gpu",
+                    new cctk.results.RankInfo(0, "localhost", 0, 0, 0, line, "default"), dir, Map.of());
             assertThat(new Harness(comm, store, spec, ctx, new PrintWriter(progress)).run())
                     .as(progress.toString()).isEqualTo(ExitCode.OK);
         }
@@ -107,19 +107,19 @@ class NcclGpuTest {
     void everyCollectiveInFloat32UpTo1GiB() throws IOException {
         final long max = Long.getLong("cctk.gpu.maxBytes", 1L << 30);
         assertAllRight(run(Arrays.asList(CollectiveType.values()), List.of(DType.FLOAT32), List.of(ReduceOp.SUM),
-                sizes(max), NcclOptions.Timing.PIPELINED));
+                sizes(max), NcclConfig.Timing.PIPELINED));
     }
 
     @Test
     void everyDtypeAndOperatorUpTo4MiB() throws IOException {
         assertAllRight(run(Arrays.asList(CollectiveType.values()), Arrays.asList(DType.values()),
                 Arrays.asList(ReduceOp.values()), sizes(Long.getLong("cctk.gpu.dtypeMaxBytes", 4L << 20)),
-                NcclOptions.Timing.PIPELINED));
+                NcclConfig.Timing.PIPELINED));
     }
 
     @ParameterizedTest
-    @EnumSource(NcclOptions.Timing.class)
-    void everyTimingModeMeasuresAndChecks(final NcclOptions.Timing timing) throws IOException {
+    @EnumSource(NcclConfig.Timing.class)
+    void everyTimingModeMeasuresAndChecks(final NcclConfig.Timing timing) throws IOException {
         final List<String[]> rows = run(List.of(CollectiveType.ALL_REDUCE, CollectiveType.ALLTOALL),
                 List.of(DType.BFLOAT16), List.of(ReduceOp.SUM), sizes(16L << 20), timing);
         assertAllRight(rows);

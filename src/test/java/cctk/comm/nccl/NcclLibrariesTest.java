@@ -64,12 +64,12 @@ class NcclLibrariesTest {
 
     @Test
     void theCacheGoesToNodeLocalDiskUnlessSaidOtherwise() {
-        assertThat(NcclLibraries.cacheDir(Map.of("CCTK_JAVACPP_CACHE", "/scratch/c", "SLURM_TMPDIR", "/x")))
+        assertThat(NcclLibraries.cacheDir(cctk.Environment.of(Map.of("CCTK_JAVACPP_CACHE", "/scratch/c", "SLURM_TMPDIR", "/x"))))
                 .isEqualTo(Path.of("/scratch/c"));
-        assertThat(NcclLibraries.cacheDir(Map.of("SLURM_TMPDIR", "/local/job1", "TMPDIR", "/y", "USER", "ann")))
+        assertThat(NcclLibraries.cacheDir(cctk.Environment.of(Map.of("SLURM_TMPDIR", "/local/job1", "TMPDIR", "/y", "USER", "ann"))))
                 .isEqualTo(Path.of("/local/job1/cctk-javacpp-ann"));
-        assertThat(NcclLibraries.cacheDir(Map.of("TMPDIR", "/y", "USER", "a b"))).isEqualTo(Path.of("/y/cctk-javacpp-a_b"));
-        assertThat(NcclLibraries.cacheDir(Map.of("USER", "bo"))).isEqualTo(Path.of("/tmp/cctk-javacpp-bo"));
+        assertThat(NcclLibraries.cacheDir(cctk.Environment.of(Map.of("TMPDIR", "/y", "USER", "a b")))).isEqualTo(Path.of("/y/cctk-javacpp-a_b"));
+        assertThat(NcclLibraries.cacheDir(cctk.Environment.of(Map.of("USER", "bo")))).isEqualTo(Path.of("/tmp/cctk-javacpp-bo"));
     }
 
     @Test
@@ -94,7 +94,7 @@ class NcclLibrariesTest {
         final boolean driver = Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libcuda.so.1"))
                 || Files.exists(Path.of("/usr/lib64/libcuda.so.1"));
         final Map<String, String> env = Map.of("CCTK_JAVACPP_CACHE", cache.toString());
-        final CctkException first = catchThrowableOfType(CctkException.class, () -> NcclLibraries.load(env, null));
+        final CctkException first = catchThrowableOfType(CctkException.class, () -> NcclLibraries.load(cctk.Environment.of(env), null));
         if (driver) {
             return; // a machine with a driver may load; the GPU suite covers it
         }
@@ -102,7 +102,7 @@ class NcclLibrariesTest {
         assertThat(first.exitCode()).isEqualTo(ExitCode.ENVIRONMENT);
         assertThat(first.getMessage()).startsWith("The nccl backend cannot start on ").contains("libcuda.so.1")
                 .doesNotContain("UnsatisfiedLinkError", "NoClassDefFoundError");
-        final CctkException second = catchThrowableOfType(CctkException.class, () -> NcclLibraries.load(env, null));
+        final CctkException second = catchThrowableOfType(CctkException.class, () -> NcclLibraries.load(cctk.Environment.of(env), null));
         assertThat(second).isSameAs(first);
     }
 
@@ -126,7 +126,7 @@ class NcclLibrariesTest {
         Files.createSymbolicLink(cache.resolve("libcudart.so.13"), today.resolve("libcudart.so.13"));
         Files.writeString(cache.resolve("libjninccl.so"), "jni");
         final int dropped = NcclLibraries.dropLibraryLinks(dir.resolve("cache"),
-                NcclLibraries.searched(Map.of("LD_LIBRARY_PATH", today.toString()), null));
+                NcclLibraries.searched(cctk.Environment.of(Map.of("LD_LIBRARY_PATH", today.toString())), null));
         assertThat(dropped).isEqualTo(1);
         assertThat(cache.resolve("libnccl.so.2")).doesNotExist();
         assertThat(cache.resolve("libcudart.so.13")).isSymbolicLink();

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.comm.MemoryStore;
 import cctk.comm.DType;
+import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -45,15 +45,15 @@ class NcclPartsTest {
 
     @Test
     void localRankPicksTheDeviceOrTheMapDoes() {
-        assertThat(DeviceChoice.pick(0, 4, List.of())).isZero();
-        assertThat(DeviceChoice.pick(6, 4, List.of())).isEqualTo(2);
-        assertThat(DeviceChoice.pick(3, 1, List.of())).isZero();
-        assertThat(DeviceChoice.pick(1, 4, List.of(3, 2, 1, 0))).isEqualTo(2);
-        assertThatThrownBy(() -> DeviceChoice.pick(2, 4, List.of(0, 1))).isInstanceOf(CctkException.class)
+        assertThat(DeviceChoice.pick(0, 4, List.of(), null)).isZero();
+        assertThat(DeviceChoice.pick(6, 4, List.of(), null)).isEqualTo(2);
+        assertThat(DeviceChoice.pick(3, 1, List.of(), null)).isZero();
+        assertThat(DeviceChoice.pick(1, 4, List.of(3, 2, 1, 0), null)).isEqualTo(2);
+        assertThatThrownBy(() -> DeviceChoice.pick(2, 4, List.of(0, 1), null)).isInstanceOf(CctkException.class)
                 .hasMessageContaining("maps 2 local ranks").hasMessageContaining("local rank 2");
-        assertThatThrownBy(() -> DeviceChoice.pick(0, 2, List.of(5))).hasMessageContaining("device 5")
+        assertThatThrownBy(() -> DeviceChoice.pick(0, 2, List.of(5), null)).hasMessageContaining("device 5")
                 .hasMessageContaining("sees 2 GPU(s) (0-1)");
-        assertThatThrownBy(() -> DeviceChoice.pick(0, 0, List.of())).isInstanceOf(CctkException.class)
+        assertThatThrownBy(() -> DeviceChoice.pick(0, 0, List.of(), null)).isInstanceOf(CctkException.class)
                 .hasMessageContaining("sees no GPU");
     }
 

@@ -20,7 +20,7 @@ public final class RealLibrariesProbe {
 
     public static void main(final String[] args) {
         try {
-            NcclLibraries.load(System.getenv(), null);
+            NcclLibraries.load(cctk.Environment.process(), null);
             run(args);
         } catch (CctkException e) {
             System.err.println("cctk: " + e.getMessage());
@@ -57,7 +57,7 @@ public final class RealLibrariesProbe {
         };
         final NcclCommunicator comm = new NcclCommunicator(new NcclSetup.Opened(0, 2, "nccl", 0, none,
                 new org.bytedeco.cuda.cudart.CUstream_st(), new Watchdog(quiet, 100, "probe-watchdog")),
-                cctk.spec.NcclOptions.Timing.PIPELINED, java.util.concurrent.TimeUnit.SECONDS.toNanos(30));
+                NcclConfig.DEFAULT, java.util.concurrent.TimeUnit.SECONDS.toNanos(30));
         final NcclBuffer b = new NcclBuffer(comm, p, 0, 64);
         try {
             comm.sendRecv(b, 1, b, 1, 4, cctk.comm.DType.FLOAT32);

@@ -48,13 +48,18 @@ class WatchdogTest {
         try (Watchdog w = new Watchdog(c, 5, "t")) {
             w.arm("all_reduce of 1048576 bytes on rank 3 (GPU 2)", TimeUnit.SECONDS.toNanos(60));
             c.error = 7; // in progress is not an error
-            Thread.sleep(50);
+            awaitPolls(c, 5);
             assertThat(w.reason()).isNull();
             c.error = 6;
             waitFor(w);
             assertThat(w.reason()).contains("remote process exited", "ncclResult 6",
                     "all_reduce of 1048576 bytes on rank 3 (GPU 2)");
-            Thread.sleep(50);
+            // the watchdog stops once it has aborted: with its thread gone, one abort is all there can be
+            final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (w.running() && System.nanoTime() < end) {
+                Thread.sleep(2);
+            }
+            assertThat(w.running()).isFalse();
             assertThat(c.aborts.get()).isEqualTo(1);
         }
     }

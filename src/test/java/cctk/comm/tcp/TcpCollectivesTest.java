@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Every reducing collective x dtype x op x in-place/out-of-place against the reference in {@link Elements}, for
+ * Every reducing collective x dtype x op x in-place/out-of-place against the reference in {@link ReferenceData}, for
  * W = 1..4 ranks over loopback sockets, with an empty, a small uneven and a ring-sized count.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -54,7 +54,7 @@ class TcpCollectivesTest {
         final CommBuffer recv = inPlace ? send : comm.allocate((long) count * type.bytes());
         comm.allReduce(send, recv, count, type, op);
         final int w = comm.size();
-        expect(recv, Elements.reduced(type, op, w, 0, count),
+        expect(recv, ReferenceData.reduced(type, op, w, 0, count),
                 "all_reduce " + type + " " + op + " n=" + count + (inPlace ? " in-place" : "") + " W=" + w, bad);
     }
 
@@ -66,7 +66,7 @@ class TcpCollectivesTest {
         final CommBuffer recv = inPlace ? send.slice((long) comm.rank() * recvCount * unit, (long) recvCount * unit)
                 : comm.allocate((long) recvCount * unit);
         comm.reduceScatter(send, recv, recvCount, type, op);
-        expect(recv, Elements.reduced(type, op, w, (long) comm.rank() * recvCount, recvCount),
+        expect(recv, ReferenceData.reduced(type, op, w, (long) comm.rank() * recvCount, recvCount),
                 "reduce_scatter " + type + " " + op + " n=" + recvCount + (inPlace ? " in-place" : "") + " W=" + w,
                 bad);
     }
@@ -78,7 +78,7 @@ class TcpCollectivesTest {
         comm.reduce(send, recv, count, type, op, root);
         if (comm.rank() == root) {
             final int w = comm.size();
-            expect(recv, Elements.reduced(type, op, w, 0, count), "reduce " + type + " " + op + " n=" + count
+            expect(recv, ReferenceData.reduced(type, op, w, 0, count), "reduce " + type + " " + op + " n=" + count
                     + (inPlace ? " in-place" : "") + " root=" + root + " W=" + w, bad);
         }
     }
@@ -110,7 +110,7 @@ class TcpCollectivesTest {
     /** A buffer of {@code count} elements holding this rank's inputs. */
     static CommBuffer filled(final TcpCommunicator comm, final DType type, final ReduceOp op, final long count) {
         final CommBuffer b = comm.allocate(count * type.bytes());
-        b.upload(Elements.inputs(type, op, comm.rank(), 0, count), 0);
+        b.upload(ReferenceData.inputs(type, op, comm.rank(), 0, count), 0);
         return b;
     }
 

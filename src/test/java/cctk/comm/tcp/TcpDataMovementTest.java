@@ -53,11 +53,11 @@ class TcpDataMovementTest {
         final CommBuffer recv = comm.allocate((long) n * w * unit);
         final CommBuffer send = inPlace ? recv.slice((long) comm.rank() * n * unit, (long) n * unit)
                 : comm.allocate((long) n * unit);
-        send.upload(Elements.inputs(type, VALUES, comm.rank(), 0, n), 0);
+        send.upload(ReferenceData.inputs(type, VALUES, comm.rank(), 0, n), 0);
         comm.allGather(send, recv, n, type);
-        final ByteBuffer want = Elements.allocate((long) n * w, type);
+        final ByteBuffer want = ReferenceData.allocate((long) n * w, type);
         for (int p = 0; p < w; p++) {
-            Elements.appendInputs(want, type, VALUES, p, 0, n);
+            ReferenceData.appendInputs(want, type, VALUES, p, 0, n);
         }
         TcpCollectivesTest.expect(recv, want.flip(),
                 "all_gather " + type + " n=" + n + (inPlace ? " in-place" : "") + " W=" + w, bad);
@@ -68,7 +68,7 @@ class TcpDataMovementTest {
         final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, n);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) n * type.bytes());
         comm.broadcast(send, recv, n, type, root);
-        TcpCollectivesTest.expect(recv, Elements.inputs(type, VALUES, root, 0, n),
+        TcpCollectivesTest.expect(recv, ReferenceData.inputs(type, VALUES, root, 0, n),
                 "broadcast " + type + " n=" + n + " root=" + root + (inPlace ? " in-place" : ""), bad);
     }
 
@@ -78,9 +78,9 @@ class TcpDataMovementTest {
         final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, (long) per * w);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) per * w * type.bytes());
         comm.allToAll(send, recv, per, type);
-        final ByteBuffer want = Elements.allocate((long) per * w, type);
+        final ByteBuffer want = ReferenceData.allocate((long) per * w, type);
         for (int p = 0; p < w; p++) {
-            Elements.appendInputs(want, type, VALUES, p, (long) comm.rank() * per, per);
+            ReferenceData.appendInputs(want, type, VALUES, p, (long) comm.rank() * per, per);
         }
         TcpCollectivesTest.expect(recv, want.flip(),
                 "alltoall " + type + " per=" + per + (inPlace ? " in-place" : ""), bad);
@@ -108,13 +108,13 @@ class TcpDataMovementTest {
         final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, s);
         final CommBuffer recv = comm.allocate(r * type.bytes());
         comm.allToAllv(send, sc, sd, recv, rc, rd, type);
-        final ByteBuffer want = Elements.allocate(r, type);
+        final ByteBuffer want = ReferenceData.allocate(r, type);
         for (int p = 0; p < w; p++) {
             long senderDispl = 0;
             for (int q = 0; q < rank; q++) {
                 senderDispl += vcount(p, q, n) + 1;
             }
-            Elements.appendInputs(want, type, VALUES, p, senderDispl, rc[p]);
+            ReferenceData.appendInputs(want, type, VALUES, p, senderDispl, rc[p]);
             want.position(want.position() + type.bytes()); // the gap stays as allocated: zero
         }
         TcpCollectivesTest.expect(recv, want.flip(), "alltoallv " + type + " n=" + n, bad);
@@ -148,7 +148,7 @@ class TcpDataMovementTest {
         final CommBuffer recv = inPlace ? send : comm.allocate((long) n * type.bytes());
         final int from = Math.floorMod(rank - 1, w);
         comm.sendRecv(send, (rank + 1) % w, recv, from, n, type);
-        TcpCollectivesTest.expect(recv, Elements.inputs(type, VALUES, from, 0, n), "sendrecv " + type + " n=" + n
+        TcpCollectivesTest.expect(recv, ReferenceData.inputs(type, VALUES, from, 0, n), "sendrecv " + type + " n=" + n
                 + (inPlace ? " in-place" : ""), bad);
     }
 }

@@ -86,7 +86,7 @@ class TcpFailureTest {
             final CommBuffer b = TcpCollectivesTest.filled(comm, DType.FLOAT32, ReduceOp.SUM, count);
             comm.allReduce(b, b, count, DType.FLOAT32, ReduceOp.SUM);
             final java.util.ArrayList<String> bad = new java.util.ArrayList<>();
-            TcpCollectivesTest.expect(b, Elements.reduced(DType.FLOAT32, ReduceOp.SUM, 3, 0, count), "striped", bad);
+            TcpCollectivesTest.expect(b, ReferenceData.reduced(DType.FLOAT32, ReduceOp.SUM, 3, 0, count), "striped", bad);
             assertThat(bad).isEmpty();
             assertThat(comm.links[(comm.rank() + 1) % 3]).hasSize(2);
             return 1f;

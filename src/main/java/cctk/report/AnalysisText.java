@@ -1,0 +1,80 @@
+package cctk.report;
+
+import cctk.results.Numbers;
+import cctk.results.Result;
+import cctk.results.ResultSet;
+import cctk.results.Run;
+import cctk.results.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The short text analysis: what ran where, plateaus, crossovers, ratios, outliers, wrong results, references. */
+public final class AnalysisText {
+
+    private AnalysisText() {
+    }
+
+    /** The analysis as lines of text (analysis.txt, and the HTML page). */
+    public static List<String> lines(final ResultSet set, final Analysis a, final List<Verdict> verdicts,
+                                     final double cvLimit) {
+        final List<String> out = new ArrayList<>();
+        out.add("cctk report: " + set.runs().size() + " runs, " + set.results().size() + " measurements");
+        for (final Run r : set.runs()) {
+            out.add("  " + set.nameOf(r) + ": " + (r.where().isEmpty() ? "where unknown" : r.where())
+                + (r.jobId() == null ? "" : ", job " + r.jobId()) + (r.start() == null ? "" : ", " + r.start())
+                + (r.complete() ? "" : ", STOPPED EARLY"));
+        }
+        out.add("");
+        out.add("Plateau bus bandwidth (median busbw of the sizes >= 1/" + Analysis.PLATEAU_SPAN
+            + " of the largest measured; peak = best size):");
+        for (final Analysis.Plateau p : a.plateaus()) {
+            out.add("  " + p.series().collective() + " " + p.series().name() + ": " + Tables.num(p.busBw())
+                + " GB/s over " + Numbers.size(p.fromBytes()) + " - " + Numbers.size(p.toBytes()) + " (" + p.sizes()
+                + (p.sizes() == 1 ? " size" : " sizes") + "), peak " + Tables.num(p.peakBusBw()) + " GB/s");
+        }
+        out.add("");
+        out.add("Crossovers (the size from which one is faster at every larger size):");
+        if (a.crossovers().isEmpty()) {
+            out.add("  none: at every common size the same one is faster"
+                + (a.plateaus().size() < 2 ? " (only one series per collective)" : ""));
+        }
+        for (final Analysis.Crossover c : a.crossovers()) {
+            out.add("  " + c.collective() + ": " + c.faster().name() + " overtakes " + c.slower().name() + " at "
+                + Numbers.size(c.atBytes()) + (c.sizes() == 1 ? " (the largest size only: check it is not noise)"
+                : " (" + c.sizes() + " sizes)"));
+        }
+        out.add("");
+        out.add("Ratios of plateau busbw (same backend or same world size):");
+        if (a.ratios().isEmpty()) {
+            out.add("  none: no two runs share a backend or a world size");
+        }
+        for (final Analysis.Ratio r : a.ratios()) {
+            out.add("  " + r.collective() + ": " + r.a().series().name() + " / " + r.b().series().name() + " = "
+                + Tables.num(r.ratio()) + "x");
+        }
+        a.notes().forEach(n -> out.add("  " + n));
+        out.add("");
+        out.add("Outliers (variation across iterations above " + Tables.num(cvLimit) + " %):");
+        if (a.outliers().isEmpty()) {
+            out.add("  none");
+        }
+        for (final Analysis.Outlier o : a.outliers()) {
+            final Result r = o.result();
+            out.add("  " + o.name() + " " + r.collective() + " " + Numbers.size(r.sizeBytes()) + " " + r.layout()
+                + ": cv " + Tables.num(o.cvPct()) + " %, p99/p50 " + Tables.num(o.tail()));
+        }
+        out.add("");
+        out.add("Wrong elements: " + (a.wrong() == 0 ? "none" : a.wrong() + " (see the full results)"));
+        if (!verdicts.isEmpty()) {
+            out.add("");
+            out.add("References:");
+            verdicts.forEach(v -> out.add("  " + v.line()));
+        }
+        if (!set.problems().isEmpty()) {
+            out.add("");
+            out.add("Inputs skipped in whole or part:");
+            set.problems().forEach(p -> out.add("  " + p));
+        }
+        return out;
+    }
+}

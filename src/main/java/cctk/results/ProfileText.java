@@ -1,0 +1,100 @@
+package cctk.results;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The human-readable profile: a header, then per type and size a "Tensor Size" block with one line per
+ * collective, then a footer like nccl-tests'.
+ * Sizes in binary units (1 MiB = 2^20 bytes); bandwidth: 1 GB/s = 1e9 B/s (as nccl-tests).
+ * <b>Note:</b> not threadsafe; one per result file.
+ */
+final class ProfileText {
+
+    private static final String RULE = "=".repeat(80);
+    private static final int NAME_WIDTH = 21;
+
+    private String group;
+
+    static List<String> header(final Run run) {
+        final List<String> lines = new ArrayList<>();
+        lines.add(RULE);
+        lines.add("cctk " + run.version() + " | spec: " + run.spec() + " | job: " + run.jobId());
+        lines.add("Configuration: World Size=" + run.world());
+        lines.add("Backend: " + run.backend());
+        lines.add("Started: " + run.start());
+        lines.add(RULE);
+        for (final RankInfo r : run.ranks()) {
+            lines.add("# Rank " + r.rank() + " " + r.line());
+        }
+        for (final Map.Entry<String, String> e : run.environment().entrySet()) {
+            lines.add("# env " + e.getKey() + "=" + e.getValue());
+        }
+        if (run.args().get("jit_warmup") instanceof Map<?, ?> jit) {
+            lines.add("# jit warm-up before timing: " + jit.get("summary"));
+        }
+        lines.add("# time: mean per rank, max over ranks | AlgBW = S/time | BusBW = AlgBW x factor (nccl-tests)");
+        lines.add("# sizes in binary units (1 MiB = 2^20 bytes); bandwidths in GB/s (1 GB/s = 10^9 bytes/s)");
+        return lines;
+    }
+
+    /** The lines for one point: a "Tensor Size" heading first when type or size changed. */
+    List<String> line(final Line l) {
+        final List<String> lines = new ArrayList<>();
+        final String key = l.dtype() + "/" + l.requestedBytes();
+        if (!key.equals(group)) {
+            group = key;
+            lines.add("");
+            lines.add(heading(l));
+        }
+        final StringBuilder sb = new StringBuilder("  ");
+        final String name = l.title() + (l.op() == null ? "" : "(" + l.op() + ")") + ":";
+        sb.append(name).append(" ".repeat(Math.max(1, NAME_WIDTH - name.length())));
+        for (int i = 0; i < l.results().size(); i++) {
+            if (i > 0) {
+                sb.append(" || ");
+            }
+            appendMeasurement(sb, l.results().get(i), l.dtype() != null);
+        }
+        lines.add(sb.toString());
+        return lines;
+    }
+
+    private static String heading(final Line l) {
+        if (l.dtype() == null) {
+            return "No data (synchronisation only)";
+        }
+        final long elements = l.requestedBytes() / Math.max(1, l.elementBytes());
+        return "Tensor Size: " + Numbers.grouped(elements) + " elements ("
+            + Numbers.fixed(l.requestedBytes() / 1048576.0, 2) + " MiB) " + l.dtype();
+    }
+
+    private static void appendMeasurement(final StringBuilder sb, final Result m, final boolean data) {
+        if (m.inPlace()) {
+            sb.append("in-place:");
+        }
+        if (!m.measured()) {
+            sb.append(m.inPlace() ? " skipped: " : "skipped: ").append(m.skipped());
+            return;
+        }
+        sb.append(Numbers.fit(m.timeUs() / 1000.0, 8, 3)).append(" ms");
+        if (data) {
+            sb.append(" | AlgBW: ").append(Numbers.fit(m.algBw(), 7)).append(" GB/s");
+            sb.append(" | BusBW: ").append(Numbers.fit(m.busBw(), 7)).append(" GB/s");
+            sb.append(" | #wrong: ").append(m.wrong() < 0 ? "N/A" : Long.toString(m.wrong()));
+        }
+    }
+
+    static List<String> footer(final long wrong, final double avgBusBw, final boolean checked, final String error) {
+        final List<String> lines = new ArrayList<>();
+        lines.add("");
+        lines.add(RULE);
+        lines.add("# Out of bounds values : " + (checked ? wrong + (wrong == 0 ? " OK" : " FAILED") : "N/A"));
+        lines.add("# Avg bus bandwidth    : " + Numbers.fit(avgBusBw, 9));
+        if (error != null) {
+            lines.add("# Incomplete: " + error);
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,191 @@
+package cctk.results;
+
+import cctk.CctkException;
+import cctk.IoErrors;
+import cctk.Json;
+import cctk.OwnerFiles;
+import de.siegmar.fastcsv.writer.CsvWriter;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes one run's measurements to {@code profile_<backend>_world<N>_<YYYYmmdd-HHMMSS>.txt}, {@code .csv} and
+ * {@code .json} in one directory. Rows go to {@code *.part} files and are flushed one by one (the JSON part is
+ * rewritten whole, so it always parses); {@link #finish} renames them into place, so a crash leaves the
+ * {@code .part} files with everything measured so far. Only rank 0 writes. It keeps the measurements, so the run
+ * can be judged in memory ({@link #results}).
+ * <b>Note:</b> threadsafe: a signal handler may {@link #finish} while the sweep adds; rows after that are dropped.
+ */
+public final class ResultFiles implements AutoCloseable {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+    private static final String[] SUFFIXES = {".txt", ".csv", ".json"};
+
+    private final Path[] finals = new Path[SUFFIXES.length];
+    private final Path[] parts = new Path[SUFFIXES.length];
+    private final BufferedWriter text;
+    private final BufferedWriter csvOut;
+    private final CsvWriter csv;
+    private final ProfileText profile = new ProfileText();
+    private final List<Result> results = new ArrayList<>();
+    private final List<Map<String, Object>> jsonRows = new ArrayList<>();
+    private Run run;
+    private long wrong;
+    private boolean checked;
+    private double busBwSum;
+    private int busBwCount;
+    private boolean finished;
+
+    private ResultFiles(final Path dir, final Run header) throws IOException {
+        OwnerFiles.directory(dir);
+        final String stem = "profile_" + header.backend() + "_world" + header.world() + "_"
+            + STAMP.format(LocalDateTime.parse(header.start()));
+        String unique = stem;
+        for (int n = 1; Files.exists(dir.resolve(unique + ".txt")) || Files.exists(dir.resolve(unique + ".txt.part"));
+             n++) {
+            unique = stem + "-" + n;
+        }
+        for (int i = 0; i < SUFFIXES.length; i++) {
+            finals[i] = dir.resolve(unique + SUFFIXES[i]);
+            parts[i] = dir.resolve(unique + SUFFIXES[i] + ".part");
+        }
+        run = header.at(finals[2].toString());
+        text = OwnerFiles.text(parts[0]);
+        csvOut = OwnerFiles.text(parts[1]);
+        csv = ResultCsv.writer(csvOut);
+        writeLines(text, ProfileText.header(run));
+        ResultCsv.header(csv, false);
+        csv.flush();
+        writeJson();
+    }
+
+    /**
+     * Creates the three part files in {@code dir} (created if missing) and writes their headers; {@code header}
+     * must have a start time (it names the files).
+     */
+    public static ResultFiles create(final Path dir, final Run header) {
+        try {
+            return new ResultFiles(dir, header);
+        } catch (IOException | UncheckedIOException e) {
+            final IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
+            throw CctkException.environment("cannot write the result files in " + dir + ": " + IoErrors.reason(io)
+                + ". Check that the job's output directory exists and is writable.", io);
+        }
+    }
+
+    /** The run as these files record it: its source is the final JSON file. */
+    public synchronized Run run() {
+        return run;
+    }
+
+    /** Appends one point to all three files and flushes them; ignored once {@link #finish} ran. */
+    public synchronized void add(final Line line) {
+        if (finished) {
+            return;
+        }
+        for (final Result m : line.results()) {
+            if (m.measured() && m.wrong() >= 0) {
+                checked = true;
+                wrong += m.wrong();
+            }
+            if (m.measured() && m.dtype() != null && Double.isFinite(m.busBw())) {
+                busBwSum += m.busBw();
+                busBwCount++;
+            }
+            results.add(m);
+            jsonRows.add(ResultJson.row(m));
+        }
+        try {
+            writeLines(text, profile.line(line));
+            for (final Result m : line.results()) {
+                ResultCsv.row(csv, m, false);
+            }
+            csv.flush();
+            writeJson();
+        } catch (IOException | UncheckedIOException e) {
+            final IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
+            throw CctkException.environment("could not append to the result files in " + parts[0].getParent()
+                + ": " + IoErrors.reason(io) + ".", io);
+        }
+    }
+
+    /** Wrong elements in all rows so far. */
+    public synchronized long wrong() {
+        return wrong;
+    }
+
+    /** Every measurement added so far, in order. */
+    public synchronized List<Result> results() {
+        return List.copyOf(results);
+    }
+
+    /**
+     * Writes the footers and moves the files into place; {@code error} (null when the sweep completed) is recorded
+     * as the reason the run stopped early. Returns the final paths: text, CSV, JSON.
+     */
+    public synchronized List<Path> finish(final String error) {
+        if (finished) {
+            return List.of(finals);
+        }
+        finished = true;
+        run = run.ended(error != null ? Run.INCOMPLETE : wrong > 0 ? "FAILED" : "OK", error);
+        try {
+            writeLines(text, ProfileText.footer(wrong, average(), checked, error));
+            text.close();
+            csv.close();
+            writeJson();
+            for (int i = 0; i < SUFFIXES.length; i++) {
+                Files.move(parts[i], finals[i], StandardCopyOption.REPLACE_EXISTING);
+            }
+            return List.of(finals);
+        } catch (IOException | UncheckedIOException e) {
+            final IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
+            throw CctkException.environment("could not finish the result files in " + parts[0].getParent()
+                + ": " + IoErrors.reason(io) + ".", io);
+        }
+    }
+
+    /** The paths rows are written to until {@link #finish}: text, CSV, JSON. */
+    public List<Path> partPaths() {
+        return List.of(parts);
+    }
+
+    /** Closes the part files without renaming them (what a crash leaves). */
+    @Override
+    public synchronized void close() {
+        try {
+            text.close();
+            csv.close();
+        } catch (IOException | UncheckedIOException e) {
+            // nothing more to save: the rows already written were flushed
+        }
+    }
+
+    private double average() {
+        return busBwCount == 0 ? Double.NaN : busBwSum / busBwCount;
+    }
+
+    private static void writeLines(final BufferedWriter w, final List<String> lines) throws IOException {
+        for (final String line : lines) {
+            w.write(line);
+            w.newLine();
+        }
+        w.flush();
+    }
+
+    private void writeJson() throws IOException {
+        final Map<String, Object> doc = ResultJson.document(run, jsonRows, wrong, checked, average());
+        final Path tmp = parts[2].resolveSibling(parts[2].getFileName() + ".tmp");
+        OwnerFiles.string(tmp, Json.write(doc) + "\n");
+        Files.move(tmp, parts[2], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

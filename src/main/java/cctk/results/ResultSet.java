@@ -1,0 +1,106 @@
+package cctk.results;
+
+import cctk.Printable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Everything read from the inputs of a report or comparison: the runs, their measurements, and one problem per
+ * input that could not be read (file name first, safe to print). Runs are sorted by backend, world size and
+ * start, and the measurements by run. Built in time linear in the measurements (plus sorting the runs). A run is
+ * told apart by identity: the readers make one {@link Run} per file or group, and the harness one per run.
+ * <b>Note:</b> threadsafe once built.
+ */
+public final class ResultSet {
+
+    private final List<Run> runs;
+    private final List<Result> results;
+    private final List<String> problems;
+    private final Map<Run, List<Result>> byRun = new IdentityHashMap<>();
+    private final Map<Run, String> labels = new IdentityHashMap<>();
+    private final Map<Object, Object> derived = new HashMap<>();
+
+    /** The measurements of one or more runs; {@code problems} name what could not be read. */
+    public ResultSet(final List<Result> results, final List<String> problems) {
+        final Map<Run, List<Result>> grouped = new IdentityHashMap<>();
+        final List<Run> rs = new ArrayList<>();
+        for (final Result r : results) {
+            grouped.computeIfAbsent(r.run(), k -> {
+                rs.add(k);
+                return new ArrayList<>();
+            }).add(r);
+        }
+        rs.sort(Comparator.comparing(Run::backend).thenComparingInt(Run::world)
+            .thenComparing(r -> Objects.toString(r.start(), "")).thenComparing(r -> Objects.toString(r.source(), "")));
+        this.runs = List.copyOf(rs);
+        final List<Result> ordered = new ArrayList<>(results.size());
+        for (final Run run : runs) {
+            // each run's measurements keep their file order
+            final List<Result> mine = List.copyOf(grouped.get(run));
+            ordered.addAll(mine);
+            byRun.put(run, mine);
+        }
+        this.results = List.copyOf(ordered);
+        this.problems = problems.stream().map(Printable::of).toList();
+        final Map<String, List<Run>> byName = new HashMap<>();
+        for (final Run r : runs) {
+            byName.computeIfAbsent(r.shortName(), k -> new ArrayList<>()).add(r);
+        }
+        byName.values().forEach(this::label);
+    }
+
+    public List<Run> runs() {
+        return runs;
+    }
+
+    public List<Result> results() {
+        return results;
+    }
+
+    /** One line per input that was skipped in whole or part, naming the file. */
+    public List<String> problems() {
+        return problems;
+    }
+
+    /** The measurements of one run, in file order. */
+    public List<Result> of(final Run run) {
+        return byRun.getOrDefault(run, List.of());
+    }
+
+    /**
+     * A view of this set built once, on first use, then shared (the report's series, shared by its analysis, tables
+     * and plots): {@code make} runs once per {@code key}.
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized <T> T derived(final Object key, final Function<ResultSet, T> make) {
+        return (T) derived.computeIfAbsent(key, k -> make.apply(this));
+    }
+
+    /**
+     * The name of a run in legends and tables: {@code tcp W=4}, with the cluster, job or start added only when
+     * two runs would otherwise share a name.
+     */
+    public String nameOf(final Run run) {
+        return labels.getOrDefault(run, run.shortName());
+    }
+
+    /** Names the runs that share a short name, by what tells them apart (decided once per group). */
+    private void label(final List<Run> same) {
+        final int n = same.size();
+        final boolean byCluster = same.stream().map(Run::cluster).distinct().count() == n;
+        final boolean byJob = !byCluster && same.stream().map(Run::jobId).distinct().count() == n;
+        final boolean byStart = !byCluster && !byJob && same.stream().map(Run::start).distinct().count() == n;
+        for (int i = 0; i < n; i++) {
+            final Run run = same.get(i);
+            labels.put(run, n == 1 ? run.shortName() : byCluster ? run.shortName() + " " + run.cluster()
+                : byJob ? run.shortName() + " job " + run.jobId() : byStart ? run.shortName() + " " + run.start()
+                : run.shortName() + " #" + (i + 1));
+        }
+    }
+}

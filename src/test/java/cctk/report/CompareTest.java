@@ -1,0 +1,67 @@
+package cctk.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.cli.Main;
+import cctk.results.Csvs;
+import cctk.results.ResultReader;
+import cctk.results.ResultSet;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code cctk compare BASE NEW}: ratios per size, flags beyond the tolerance, exit 1 on a regression. */
+@Timeout(60)
+class CompareTest {
+
+    @TempDir
+    Path dir;
+
+    String[] run(final int expected, final String... args) {
+        final StringWriter o = new StringWriter();
+        final StringWriter e = new StringWriter();
+        final int code = Main.run(new PrintWriter(o), new PrintWriter(e), args);
+        assertThat(code).as(o + "\n" + e).isEqualTo(expected);
+        return new String[] {o.toString(), e.toString()};
+    }
+
+    @Test
+    void aDropBeyondTheToleranceIsARegression() throws IOException {
+        final Path base = Csvs.allReduce(dir.resolve("a"), "r.csv", "tcp", 2, 10, 10, 10, 10);
+        final Path next = Csvs.allReduce(dir.resolve("b"), "r.csv", "tcp", 2, 10, 9.5, 8, 12);
+        final String out = run(1, "compare", base.toString(), next.toString())[0];
+        assertThat(out).containsPattern("all_reduce +tcp W=2 +float32 +out-of-place +16 KiB +10\\.00 +8\\.00 GB/s"
+            + " +0\\.80x +REGRESSED");
+        assertThat(out).containsPattern("64 KiB .* 1\\.20x +IMPROVED");
+        assertThat(out).doesNotContain(" 1 KiB ", " 4 KiB ").contains("4 compared (tolerance 10%): 1 regressed, 1 improved");
+        assertThat(run(0, "compare", base.toString(), next.toString(), "--tolerance", "0.25")[0])
+            .contains("0 regressed");
+        assertThat(run(0, "compare", base.toString(), next.toString(), "--min-size", "64KiB", "--all")[0])
+            .contains("1 compared").contains("IMPROVED");
+    }
+
+    @Test
+    void comparisonMatchesOnlyLikeWithLike() throws IOException {
+        final ResultSet a = ResultReader.read(List.of(Csvs.allReduce(dir.resolve("a"), "r.csv", "tcp", 2, 1, 2)));
+        final ResultSet b = ResultReader.read(List.of(Csvs.allReduce(dir.resolve("b"), "r.csv", "tcp", 4, 1, 2),
+            Csvs.allReduce(dir.resolve("c"), "r.csv", "tcp", 2, 1, 2, 3)));
+        final Comparison c = Comparison.of(a, b, 0.1, 0);
+        assertThat(c.changes()).hasSize(2).allSatisfy(ch -> assertThat(ch.ratio()).isEqualTo(1.0));
+        assertThat(c.onlyBase()).isZero();
+        assertThat(c.onlyNew()).isEqualTo(3);
+    }
+
+    @Test
+    void nothingInCommonIsAUsageError() throws IOException {
+        final Path base = Csvs.allReduce(dir.resolve("a"), "r.csv", "tcp", 2, 1);
+        final Path next = Csvs.allReduce(dir.resolve("b"), "r.csv", "nccl", 2, 1);
+        assertThat(run(2, "compare", base.toString(), next.toString())[1]).contains("nothing to compare");
+        assertThat(run(2, "compare", base.toString(), next.toString(), "--tolerance", "3")[1])
+            .contains("--tolerance is a fraction");
+    }
+}

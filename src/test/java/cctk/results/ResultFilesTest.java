@@ -1,0 +1,124 @@
+package cctk.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(20)
+class ResultFilesTest {
+
+    @TempDir
+    Path dir;
+
+    static Run header() {
+        final Map<String, Object> args = new LinkedHashMap<>();
+        args.put("iters", 20L);
+        final List<RankInfo> ranks = List.of(new RankInfo(0, "a", 1, 0, 0, "cpu", "lo"),
+            new RankInfo(1, "a", 2, 1, 0, "cpu", "lo"), new RankInfo(2, "b", 3, 0, 1, "cpu", "eth0"),
+            new RankInfo(3, "b", 4, 1, 1, "cpu", "eth0"));
+        return new Run(null, "0.1.0", "configs/a.yaml", "4242", "perlmutter", "tcp", 4, "2026-03-01T14:05:09", ranks,
+            Run.hostsOf(ranks), Map.of("NCCL_SOCKET_IFNAME", "hsn0"), args, List.of(), null, null);
+    }
+
+    static Line allReduce() {
+        final Run run = header();
+        final Result oop = new Result(run, "all_reduce", "float32", "sum", -1, 4 << 20, 1 << 20, false, 90.0, 85, 89,
+            120, 3.5, 46.6, 69.9, 0, null);
+        final Result ip = new Result(run, "all_reduce", "float32", "sum", -1, 4 << 20, 1 << 20, true, 91.0, 86, 90, 121,
+            3.1, 46.1, 69.1, 0, null);
+        return new Line("AllReduce", 4 << 20, 4, List.of(oop, ip));
+    }
+
+    static Line skippedGather() {
+        final Run run = header();
+        final Result ok = new Result(run, "all_gather", "float32", null, -1, 4 << 20, 1 << 18, false, 179.0, 170,
+            178, 200, 1.0, 23.4, 17.6, 2, null);
+        return new Line("AllGather", 4 << 20, 4, List.of(ok, Result.skipped(run, "all_gather", "float32", null, -1,
+            4 << 20, 1 << 18, true, "rank 3: out of memory, \"device\"")));
+    }
+
+    @Test
+    void writesTheSameRowsAsProfileCsvAndJson() throws IOException {
+        final ResultFiles files = ResultFiles.create(dir.resolve("out"), header());
+        files.add(allReduce());
+        files.add(skippedGather());
+        final List<Path> paths = files.finish(null);
+        assertThat(paths).extracting(p -> p.getFileName().toString()).containsExactly(
+            "profile_tcp_world4_20260301-140509.txt", "profile_tcp_world4_20260301-140509.csv",
+            "profile_tcp_world4_20260301-140509.json");
+        try (var s = Files.list(dir.resolve("out"))) {
+            assertThat(s.filter(p -> p.toString().endsWith(".part"))).isEmpty();
+        }
+        final String text = Files.readString(paths.get(0));
+        assertThat(text).contains("Configuration: World Size=4", "Backend: tcp", "# Rank 2 rank 2 host b pid 3 local 0 node 1 device cpu nic eth0",
+            "# env NCCL_SOCKET_IFNAME=hsn0", "Tensor Size: 1,048,576 elements (4.00 MiB) float32",
+            "  AllReduce(sum):         0.090 ms | AlgBW:   46.60 GB/s | BusBW:   69.90 GB/s | #wrong: 0 || "
+                + "in-place:   0.091 ms",
+            "in-place: skipped: rank 3: out of memory", "# Out of bounds values : 2 FAILED");
+        assertThat(text.indexOf("Tensor Size")).isEqualTo(text.lastIndexOf("Tensor Size"));
+
+        final List<String> csv = Files.readAllLines(paths.get(1));
+        assertThat(csv.get(0)).isEqualTo(Column.csvHeader(false));
+        assertThat(csv).hasSize(5);
+        final String[] first = csv.get(1).split(",", -1);
+        assertThat(first).hasSize(18);
+        assertThat(first[0] + first[2] + first[3] + first[4] + first[6] + first[8] + first[9] + first[15])
+            .isEqualTo("tcpall_reducefloat32sum4194304false9069.9");
+        assertThat(csv.get(4)).endsWith(",true,,,,,,,,,\"rank 3: out of memory, \"\"device\"\"\"");
+
+        final String json = Files.readString(paths.get(2));
+        assertThat(json.trim()).startsWith("{").endsWith("}");
+        assertThat(json).contains("\"world_size\": 4", "\"iters\": 20", "\"NCCL_SOCKET_IFNAME\": \"hsn0\"",
+            "\"busbw_gbps\": 69.9", "\"status\": \"FAILED\"", "\"wrong\": 2", "\"time_us\": null");
+        assertThat(count(json, '{')).isEqualTo(count(json, '}'));
+        assertThat(count(json, '[')).isEqualTo(count(json, ']'));
+        assertThat(json.split("\"collective\"", -1)).hasSize(5);
+    }
+
+    @Test
+    void resultFilesAndTheirNewDirectoryAreOwnerOnly() throws IOException {
+        final Path out = dir.resolve("new/out");
+        final ResultFiles files = ResultFiles.create(out, header());
+        files.add(allReduce());
+        for (final Path part : files.partPaths()) {
+            assertThat(Files.getPosixFilePermissions(part)).as("%s", part)
+                    .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        }
+        for (final Path done : files.finish(null)) {
+            assertThat(Files.getPosixFilePermissions(done)).as("%s", done)
+                    .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        }
+        assertThat(Files.getPosixFilePermissions(out)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        assertThat(Files.getPosixFilePermissions(out.getParent()))
+                .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+    }
+
+    @Test
+    void aCrashLeavesFlushedPartFiles() throws IOException {
+        final ResultFiles files = ResultFiles.create(dir, header());
+        files.add(allReduce());
+        final List<Path> parts = files.partPaths();
+        // no finish: what a killed process leaves behind, flushed row by row
+        assertThat(parts).allSatisfy(p -> assertThat(p).exists());
+        assertThat(Files.readString(parts.get(0))).contains("AllReduce(sum):");
+        assertThat(Files.readAllLines(parts.get(1))).hasSize(3);
+        assertThat(Files.readString(parts.get(2))).contains("\"rows\": [", "all_reduce").endsWith("}\n");
+        files.close();
+        final ResultFiles second = ResultFiles.create(dir, header());
+        assertThat(second.partPaths().get(0).getFileName().toString()).contains("140509-1");
+        second.close();
+    }
+
+    private static long count(final String s, final char c) {
+        return s.chars().filter(x -> x == c).count();
+    }
+}
