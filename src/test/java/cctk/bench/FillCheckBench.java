@@ -1,6 +1,7 @@
 package cctk.bench;
 
 import cctk.coll.Case;
+import cctk.coll.CasePattern;
 import cctk.coll.Collective;
 import cctk.coll.CollectiveType;
 import cctk.coll.Collectives;
@@ -18,7 +19,9 @@ import java.util.Locale;
  * Component benchmark of the product path's fills and checks ({@link BufferData}, as {@link MeasureStep} calls it),
  * per rank, on tcp-like host memory: fill the send buffer, poison a receive buffer, count the wrong elements of a
  * receive buffer that holds the right result. Prints GB/s per rank (median of the repeats, after one warm-up) for
- * all_reduce (sum) and all_gather at W=4, rank 1, float32 and bfloat16. Not a test: no asserts on time.
+ * all_reduce (sum) and all_gather at W=4, rank 1, float32 and bfloat16: each step's own bytes over its time
+ * (fill: the send buffer, poison: the receive buffer, check: its checked part), and together the bytes of the
+ * steps over the sum of their times. Not a test: no asserts on time.
  * <p>usage: {@code FillCheckBench [MiB per buffer, default 64] [repeats, default 5] [collectives, default
  * all_reduce,all_gather] [types, default float32,bfloat16]}
  */
@@ -80,8 +83,8 @@ public final class FillCheckBench {
         final double ch = median(check);
         final long checked = coll.checkedElements(c) * dtype.bytes();
         System.out.printf(Locale.ROOT, "%-11s %-9s %9.2f %9.2f %9.2f %11.2f %17.2f %7d%n", type.specName(),
-            dtype.specName(), l.sendBytes() / f, l.recvBytes() / p, checked / ch, bytes / (f + ch),
-            bytes / (f + p + ch), wrong);
+            dtype.specName(), l.sendBytes() / f, l.recvBytes() / p, checked / ch, (l.sendBytes() + checked) / (f + ch),
+            (l.sendBytes() + l.recvBytes() + checked) / (f + p + ch), wrong);
     }
 
     /**
@@ -116,12 +119,13 @@ public final class FillCheckBench {
     private static void writeExpected(final Collective coll, final Case c, final HostBuffer recv) {
         final int size = c.type().bytes();
         final ByteBuffer host = ByteBuffer.allocate(1 << 20).order(Elements.ORDER);
+        final CasePattern pattern = CasePattern.of(coll, c);
         final long n = coll.checkedElements(c);
         final int per = host.capacity() / size;
         for (long start = 0; start < n; start += per) {
             final int len = (int) Math.min(per, n - start);
             for (int j = 0; j < len; j++) {
-                Elements.put(host, c.type(), j, coll.expected(c, start + j));
+                Elements.put(host, c.type(), j, pattern.expected(start + j));
             }
             host.position(0).limit(len * size);
             recv.upload(host, start * size);
