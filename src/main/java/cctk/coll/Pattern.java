@@ -23,8 +23,10 @@ import cctk.comm.ReduceOp;
  *     avg, floating: a ± 1 pairs that sum to W·a, a in 1..16; a pre-multiplying backend rounds, so the check
  *     allows (W + 2) units in the last place of max(1, |a|) (see {@link #tolerance}).</li>
  * </ul>
- * No expected value of an 8-bit type is 165 (-91 as int8), the byte a check poisons outputs with, so a call that
- * writes nothing is wrong at every element (sums stay ≤ 160 for that reason).
+ * No expected value of an 8-bit type is 165 (-91 as int8), the byte a check poisons outputs with, and no value of
+ * a floating type is near the poison's tiny or negative values, so a call that writes nothing is wrong at every
+ * element (sums stay ≤ 160 for that reason). The exception is floating avg once its tolerance reaches a (W ≥ 126
+ * in bfloat16, W ≥ 1022 in float16): there the tolerance rule itself accepts values near 0.
  */
 public final class Pattern {
 

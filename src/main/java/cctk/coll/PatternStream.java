@@ -78,12 +78,6 @@ public final class PatternStream {
         return wrong;
     }
 
-    /** The pattern of the case last filled or checked (built on first use). */
-    public CasePattern pattern(final Collective collective, final Case c) {
-        select(collective, c);
-        return pattern;
-    }
-
     /** Wrong elements among {@code n} bytes of staging at {@code pos} against the tape at {@code off}. */
     private long compare(final Tape tape, final int off, final int pos, final int n, final int size) {
         final byte[] want = tape.bytes();
