@@ -2,14 +2,15 @@ package cctk.bench;
 
 import cctk.coll.Case;
 import cctk.coll.Collective;
-import cctk.coll.Elements;
+import cctk.coll.PatternStream;
 import cctk.comm.CommBuffer;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * Moves pattern data between a collective and device or host buffers through one 1 MiB staging
- * buffer: fills inputs, poisons outputs, counts wrong elements. Never on the timed path.
+ * Moves pattern data between a collective and device or host buffers: fills inputs and counts wrong elements a
+ * tile at a time through {@link PatternStream}, and poisons outputs through one 1 MiB chunk. Never on the timed
+ * path.
  * <b>Note:</b> not threadsafe.
  */
 final class BufferData {
@@ -19,8 +20,9 @@ final class BufferData {
     /** Byte written over outputs before a check: not an integer in any floating type, 165/-91 in 8 bits. */
     private static final byte POISON = (byte) 0xA5;
 
-    private final ByteBuffer host = ByteBuffer.allocate(CHUNK).order(Elements.ORDER);
+    private final PatternStream stream = new PatternStream();
     private final byte[] poison = new byte[CHUNK];
+    private final ByteBuffer poisonView = ByteBuffer.wrap(poison);
 
     BufferData() {
         Arrays.fill(poison, POISON);
@@ -28,47 +30,20 @@ final class BufferData {
 
     /** Writes the collective's input for {@code c} into {@code send}. */
     void fill(final Collective coll, final Case c, final CommBuffer send) {
-        final int size = c.type().bytes();
-        final long n = c.layout().sendBytes() / size;
-        final int per = CHUNK / size;
-        for (long start = 0; start < n; start += per) {
-            final int len = (int) Math.min(per, n - start);
-            for (int j = 0; j < len; j++) {
-                Elements.put(host, c.type(), j, coll.input(c, start + j));
-            }
-            host.position(0).limit(len * size);
-            send.upload(host, start * size);
-            host.clear();
-        }
+        stream.fill(coll, c, send);
     }
 
     /** Overwrites all of {@code buf}, so a call that writes nothing is caught. */
     void poison(final CommBuffer buf) {
         for (long at = 0; at < buf.bytes(); at += CHUNK) {
             final int len = (int) Math.min(CHUNK, buf.bytes() - at);
-            buf.upload(ByteBuffer.wrap(poison, 0, len), at);
+            poisonView.limit(len).position(0);
+            buf.upload(poisonView, at);
         }
     }
 
     /** Elements of {@code recv} that differ from the collective's expected values by more than its tolerance. */
     long countWrong(final Collective coll, final Case c, final CommBuffer recv) {
-        final int size = c.type().bytes();
-        final long n = coll.checkedElements(c);
-        final int per = CHUNK / size;
-        long wrong = 0;
-        for (long start = 0; start < n; start += per) {
-            final int len = (int) Math.min(per, n - start);
-            host.position(0).limit(len * size);
-            recv.download(start * size, host);
-            for (int j = 0; j < len; j++) {
-                final double got = Elements.get(host, c.type(), j);
-                final double want = coll.expected(c, start + j);
-                if (!(Math.abs(got - want) <= coll.tolerance(c, want))) {
-                    wrong++;
-                }
-            }
-            host.clear();
-        }
-        return wrong;
+        return stream.countWrong(coll, c, recv);
     }
 }

@@ -20,8 +20,16 @@ import java.nio.ByteBuffer;
  */
 final class MeasureStep {
 
-    /** Per-iteration times of one rank, in µs, and its wrong elements (-1: not checked). */
-    record Result(double[] timesUs, long wrong) {
+    /**
+     * Per-iteration times of one rank, in µs, its wrong elements (-1: not checked), the time it spent filling,
+     * poisoning and checking buffers (ns, System.nanoTime) and the bytes it checked.
+     */
+    record Result(double[] timesUs, long wrong, long fillCheckNanos, long checkedBytes) {
+
+        /** A result without fill and check figures (as other ranks report it). */
+        Result(final double[] timesUs, final long wrong) {
+            this(timesUs, wrong, 0, 0);
+        }
     }
 
     private final Communicator comm;
@@ -86,8 +94,11 @@ final class MeasureStep {
     Result run(final Collective coll, final Case c, final CommBuffer[] bufs) {
         final CommBuffer send = bufs == null ? null : bufs[0];
         final CommBuffer recv = bufs == null ? null : bufs[1];
+        long dataNanos = 0;
         if (send != null) {
+            final long t0 = System.nanoTime();
             data.fill(coll, c, send);
+            dataNanos += System.nanoTime() - t0;
         }
         for (int i = 0; i < bench.warmupIters(); i++) {
             coll.run(comm, send, recv, c);
@@ -96,17 +107,23 @@ final class MeasureStep {
         comm.barrier();
         final double[] times = timer.time(Math.max(1, bench.iters()), () -> coll.run(comm, send, recv, c));
         if (send == null || bench.checkIters() <= 0) {
-            return new Result(times, -1);
+            return new Result(times, -1, dataNanos, 0);
         }
         long wrong = 0;
+        long checked = 0;
         for (int k = 1; k <= bench.checkIters(); k++) {
             final Case ck = new Case(c.type(), c.op(), c.world(), c.rank(), c.root(), k, c.layout());
+            final long t0 = System.nanoTime();
             data.poison(recv);
             data.fill(coll, ck, send);
+            dataNanos += System.nanoTime() - t0;
             coll.run(comm, send, recv, ck);
             comm.synchronize();
+            final long t1 = System.nanoTime();
             wrong += data.countWrong(coll, ck, recv);
+            dataNanos += System.nanoTime() - t1;
+            checked += coll.checkedElements(ck) * c.type().bytes();
         }
-        return new Result(times, wrong);
+        return new Result(times, wrong, dataNanos, checked);
     }
 }

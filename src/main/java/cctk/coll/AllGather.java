@@ -29,19 +29,18 @@ public final class AllGather implements Collective {
     }
 
     @Override
-    public double input(final Case c, final long index) {
-        return Pattern.data(c.rank(), index, c.seed());
+    public Blocks sendBlocks(final Case c) {
+        return Blocks.one(c.layout().count(), c.rank());
     }
 
     @Override
-    public long checkedElements(final Case c) {
-        return c.layout().count() * c.world();
+    public Blocks recvBlocks(final Case c) {
+        return Blocks.repeat(c.world(), c.layout().count(), q -> q);
     }
 
     @Override
-    public double expected(final Case c, final long index) {
-        final long n = c.layout().count();
-        return Pattern.data((int) (index / n), index % n, c.seed());
+    public long origins(final int world) {
+        return world;
     }
 
     @Override

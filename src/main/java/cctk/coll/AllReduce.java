@@ -23,18 +23,18 @@ public final class AllReduce implements Collective {
     }
 
     @Override
-    public double input(final Case c, final long index) {
-        return Pattern.input(c.op(), c.type(), c.world(), c.rank(), index, c.seed());
+    public Blocks sendBlocks(final Case c) {
+        return Blocks.one(c.layout().count(), 0);
     }
 
     @Override
-    public long checkedElements(final Case c) {
-        return c.layout().count();
+    public Blocks recvBlocks(final Case c) {
+        return Blocks.one(c.layout().count(), 0);
     }
 
     @Override
-    public double expected(final Case c, final long index) {
-        return Pattern.reduced(c.op(), c.type(), c.world(), index, c.seed());
+    public long origins(final int world) {
+        return 1;
     }
 
     @Override

@@ -27,26 +27,24 @@ public final class AllToAll implements Collective {
         return (world - 1.0) / world;
     }
 
-    /** Element k of the block from {@code from} to {@code to}. */
-    static double block(final int from, final int to, final long k, final int seed) {
-        return Pattern.data(from, 17L * to + k, seed);
+    /** The origin of the block that {@code from} sends to {@code to}: one per (sender, receiver) pair. */
+    static long origin(final int world, final int from, final int to) {
+        return (long) from * world + to;
     }
 
     @Override
-    public double input(final Case c, final long index) {
-        final long n = c.layout().count();
-        return block(c.rank(), (int) (index / n), index % n, c.seed());
+    public Blocks sendBlocks(final Case c) {
+        return Blocks.repeat(c.world(), c.layout().count(), p -> origin(c.world(), c.rank(), p));
     }
 
     @Override
-    public long checkedElements(final Case c) {
-        return c.layout().count() * c.world();
+    public Blocks recvBlocks(final Case c) {
+        return Blocks.repeat(c.world(), c.layout().count(), q -> origin(c.world(), q, c.rank()));
     }
 
     @Override
-    public double expected(final Case c, final long index) {
-        final long n = c.layout().count();
-        return block((int) (index / n), c.rank(), index % n, c.seed());
+    public long origins(final int world) {
+        return (long) world * world;
     }
 
     @Override

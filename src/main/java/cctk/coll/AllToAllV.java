@@ -87,43 +87,25 @@ public final class AllToAllV implements Collective {
         return d;
     }
 
-    /** The peer whose block holds {@code index}: the last p with displs[p] ≤ index (empty blocks share). */
-    static int peerOf(final long[] displs, final long index) {
-        int lo = 0;
-        int hi = displs.length - 1;
-        while (lo < hi) {
-            final int mid = (lo + hi + 1) >>> 1;
-            if (displs[mid] <= index) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo;
-    }
-
     @Override
     public double busBwFactor(final int world) {
         return (world - 1.0) / world;
     }
 
+    /** Blocks back to back as the displacements put them (the counts' prefix sums). */
     @Override
-    public double input(final Case c, final long index) {
-        final long[] displs = c.layout().vector().sendDispls();
-        final int to = peerOf(displs, index);
-        return AllToAll.block(c.rank(), to, index - displs[to], c.seed());
+    public Blocks sendBlocks(final Case c) {
+        return Blocks.of(c.layout().vector().sendCounts(), p -> AllToAll.origin(c.world(), c.rank(), p));
     }
 
     @Override
-    public long checkedElements(final Case c) {
-        return c.layout().recvBytes() / c.type().bytes();
+    public Blocks recvBlocks(final Case c) {
+        return Blocks.of(c.layout().vector().recvCounts(), q -> AllToAll.origin(c.world(), q, c.rank()));
     }
 
     @Override
-    public double expected(final Case c, final long index) {
-        final long[] displs = c.layout().vector().recvDispls();
-        final int from = peerOf(displs, index);
-        return AllToAll.block(from, c.rank(), index - displs[from], c.seed());
+    public long origins(final int world) {
+        return (long) world * world;
     }
 
     @Override

@@ -33,17 +33,17 @@ public final class Barrier implements Collective {
     }
 
     @Override
-    public double input(final Case c, final long index) {
-        return 0;
+    public Blocks sendBlocks(final Case c) {
+        return Blocks.NONE;
     }
 
     @Override
-    public long checkedElements(final Case c) {
-        return 0;
+    public Blocks recvBlocks(final Case c) {
+        return Blocks.NONE;
     }
 
     @Override
-    public double expected(final Case c, final long index) {
+    public long origins(final int world) {
         return 0;
     }
 

@@ -27,19 +27,20 @@ public final class Broadcast implements Collective {
         return 1.0;
     }
 
+    /** Every rank's send carries its own origin, so data from a rank other than the root shows. */
     @Override
-    public double input(final Case c, final long index) {
-        return Pattern.data(c.rank(), index, c.seed());
+    public Blocks sendBlocks(final Case c) {
+        return Blocks.one(c.layout().count(), c.rank());
     }
 
     @Override
-    public long checkedElements(final Case c) {
-        return c.layout().count();
+    public Blocks recvBlocks(final Case c) {
+        return Blocks.one(c.layout().count(), c.root());
     }
 
     @Override
-    public double expected(final Case c, final long index) {
-        return Pattern.data(c.root(), index, c.seed());
+    public long origins(final int world) {
+        return world;
     }
 
     @Override

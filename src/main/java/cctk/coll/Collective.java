@@ -6,8 +6,9 @@ import cctk.comm.Communicator;
 /**
  * One collective, with the parts of nccl-tests' testColl: byte counts, input and expected values, the
  * bus-bandwidth factor and the one communicator call. Implementations never print, time, parse options
- * or touch sockets; {@link cctk.bench.Harness} does all of that. Element indices are in elements of
- * the case's type, counted from the start of the send (input) or receive (expected) buffer.
+ * or touch sockets; {@link cctk.bench.Harness} does all of that. Values are given by blocks: a collective says
+ * which origin each block of its send and receive buffers carries, and {@link CasePattern} turns that into the
+ * value of every element ({@link PatternStream} fills and checks whole buffers from it).
  */
 public interface Collective {
 
@@ -34,16 +35,21 @@ public interface Collective {
     /** busbw / algbw for {@code world} ranks. */
     double busBwFactor(int world);
 
-    /** Element {@code index} of this rank's send buffer. */
-    double input(Case c, long index);
+    /** Blocks of this rank's send buffer, covering all of it, in elements of the case's type. */
+    Blocks sendBlocks(Case c);
+
+    /** Blocks of the receive buffer that have a defined result on this rank, from element 0; none: no check. */
+    Blocks recvBlocks(Case c);
+
+    /** How many origins the blocks of all ranks carry together (origins are 0 .. n-1); sizes the {@link Period}. */
+    long origins(int world);
 
     /** Elements of the receive buffer that have a defined result on this rank (0: nothing to check). */
-    long checkedElements(Case c);
+    default long checkedElements(final Case c) {
+        return recvBlocks(c).total();
+    }
 
-    /** The exact value of receive element {@code index}. */
-    double expected(Case c, long index);
-
-    /** Allowed distance from {@link #expected}. */
+    /** Allowed distance of a received value from the expected one. */
     default double tolerance(final Case c, final double expected) {
         return c.op() == null ? 0 : Pattern.tolerance(c.op(), c.type(), c.world(), expected);
     }

@@ -28,20 +28,20 @@ public final class ReduceScatter implements Collective {
         return (world - 1.0) / world;
     }
 
+    /** Block s of send goes into rank s's result: origin s. */
     @Override
-    public double input(final Case c, final long index) {
-        return Pattern.input(c.op(), c.type(), c.world(), c.rank(), index, c.seed());
+    public Blocks sendBlocks(final Case c) {
+        return Blocks.repeat(c.world(), c.layout().count(), s -> s);
     }
 
     @Override
-    public long checkedElements(final Case c) {
-        return c.layout().count();
+    public Blocks recvBlocks(final Case c) {
+        return Blocks.one(c.layout().count(), c.rank());
     }
 
     @Override
-    public double expected(final Case c, final long index) {
-        final long global = c.rank() * c.layout().count() + index;
-        return Pattern.reduced(c.op(), c.type(), c.world(), global, c.seed());
+    public long origins(final int world) {
+        return world;
     }
 
     @Override

@@ -23,18 +23,18 @@ public final class SendRecv implements Collective {
     }
 
     @Override
-    public double input(final Case c, final long index) {
-        return Pattern.data(c.rank(), index, c.seed());
+    public Blocks sendBlocks(final Case c) {
+        return Blocks.one(c.layout().count(), c.rank());
     }
 
     @Override
-    public long checkedElements(final Case c) {
-        return c.layout().count();
+    public Blocks recvBlocks(final Case c) {
+        return Blocks.one(c.layout().count(), Math.floorMod(c.rank() - 1, c.world()));
     }
 
     @Override
-    public double expected(final Case c, final long index) {
-        return Pattern.data(Math.floorMod(c.rank() - 1, c.world()), index, c.seed());
+    public long origins(final int world) {
+        return world;
     }
 
     @Override

@@ -90,8 +90,41 @@ class CollectivesTest {
         final double[] all = Arrays.stream(w).flatMapToDouble(Arrays::stream).toArray();
         assertThat(Arrays.stream(all).min().getAsDouble()).isEqualTo(1.0);
         assertThat(Arrays.stream(all).max().getAsDouble()).isEqualTo(3.0);
-        assertThat(AllToAllV.peerOf(new long[] {0, 4, 4, 9}, 4)).isEqualTo(2);
-        assertThat(AllToAllV.peerOf(new long[] {0, 4, 4, 9}, 3)).isZero();
-        assertThat(AllToAllV.peerOf(new long[] {0, 4, 4, 9}, 12)).isEqualTo(3);
+        final Blocks b = Blocks.of(new long[] {4, 0, 5, 7}, p -> 10 + p);
+        assertThat(b.blockOf(4)).isEqualTo(2);
+        assertThat(b.blockOf(3)).isZero();
+        assertThat(b.blockOf(12)).isEqualTo(3);
+        assertThat(b.start(3)).isEqualTo(9);
+        assertThat(b.origin(3)).isEqualTo(13);
+        assertThat(b.total()).isEqualTo(16);
+    }
+
+    @Test
+    void blocksCoverTheBuffersAndCarryOriginsInRange() {
+        for (final int w : new int[] {1, 2, 5}) {
+            for (int r = 0; r < w; r++) {
+                for (final CollectiveType t : CollectiveType.values()) {
+                    final Collective coll = Collectives.of(t);
+                    final Layout l = layout(t, 100_000, DType.INT32, w, r);
+                    final Case c = new Case(DType.INT32, null, w, r, w - 1, 1, l);
+                    final Blocks send = coll.sendBlocks(c);
+                    final Blocks recv = coll.recvBlocks(c);
+                    assertThat(send.total() * 4).as("%s w=%d r=%d", t, w, r).isEqualTo(l.sendBytes());
+                    assertThat(recv.total() * 4).isLessThanOrEqualTo(l.recvBytes());
+                    for (final Blocks b : new Blocks[] {send, recv}) {
+                        for (int k = 0; k < b.count(); k++) {
+                            assertThat(b.origin(k)).isBetween(0L, coll.origins(w) - 1);
+                        }
+                    }
+                }
+            }
+        }
+        // the blocks a rank receives carry the origins their senders gave them
+        final Collective a2a = Collectives.of(CollectiveType.ALLTOALL);
+        final Layout l = layout(CollectiveType.ALLTOALL, 4096, DType.INT32, 3, 0);
+        final Blocks sentBy2 = a2a.sendBlocks(new Case(DType.INT32, null, 3, 2, 0, 1, l));
+        final Blocks recvAt1 = a2a.recvBlocks(new Case(DType.INT32, null, 3, 1, 0, 1, l));
+        assertThat(recvAt1.origin(2)).isEqualTo(sentBy2.origin(1));
+        assertThat(recvAt1.origin(0)).isNotEqualTo(recvAt1.origin(2)).isNotEqualTo(sentBy2.origin(0));
     }
 }

@@ -57,7 +57,7 @@ class PatternTest {
         for (final DType t : DType.values()) {
             for (final ReduceOp op : ReduceOp.values()) {
                 for (final int w : new int[] {1, 2, 3, 4, 7, 64, 65, 130}) {
-                    for (long i = 0; i < 40; i++) {
+                    for (long i = 0; i < 100; i++) {
                         final double want = Pattern.reduced(op, t, w, i, 3);
                         final double tol = Pattern.tolerance(op, t, w, want);
                         for (final boolean back : new boolean[] {false, true}) {
@@ -81,16 +81,99 @@ class PatternTest {
 
     @Test
     void int8SumsWrapAndDataFitsEveryType() {
-        // 64 ranks: sum of window values can pass 127
+        // 64 ranks: the sum of the window can pass 127
         boolean wrapped = false;
-        for (long i = 0; i < 3; i++) {
-            final double s = Pattern.reduced(ReduceOp.SUM, DType.INT8, 64, i, 0);
+        for (long u = 0; u < 40; u++) {
+            final double s = Pattern.reduced(ReduceOp.SUM, DType.INT8, 64, u, 0);
             wrapped |= s < 0;
             assertThat(s).isBetween(-128.0, 127.0);
         }
         assertThat(wrapped).isTrue();
-        for (int r = 0; r < 5; r++) {
-            assertThat(Pattern.data(r, 1234, 9)).isBetween(0.0, 100.0);
+        for (long u = 0; u < 1000; u++) {
+            assertThat(Pattern.data(u, 9)).isBetween(0.0, 100.0);
+        }
+    }
+
+    @Test
+    void inputsAndResultsStayWithinTheirBoundsAtEveryPhase() {
+        for (final int w : new int[] {1, 2, 3, 64, 65, 1000}) {
+            final int m = Math.min(w, Pattern.SUM_WINDOW);
+            for (long u = 0; u < 3000; u++) {
+                final double sum = Pattern.reduced(ReduceOp.SUM, DType.INT64, w, u, 5);
+                assertThat(sum).as("w=%d u=%d", w, u).isBetween((double) m, (double) Pattern.SUM_LIMIT);
+                long contributors = 0;
+                double added = 0;
+                for (int r = 0; r < w; r++) {
+                    final double x = Pattern.input(ReduceOp.SUM, DType.INT64, w, r, u, 5);
+                    contributors += x > 0 ? 1 : 0;
+                    added += x;
+                }
+                // every rank of the window adds at least 1: a dropped or doubled rank changes the sum
+                assertThat(contributors).isEqualTo(m);
+                assertThat(added).isEqualTo(sum);
+                final double prod = Pattern.reduced(ReduceOp.PROD, DType.INT64, w, u, 5);
+                assertThat(prod).isBetween(1.0, 127.0 * 256);
+                assertThat(Pattern.reduced(ReduceOp.MAX, DType.INT8, w, u, 5)).isBetween(-32.0, 94.0);
+                assertThat(Pattern.reduced(ReduceOp.MIN, DType.UINT8, w, u, 5)).isBetween(0.0, 63.0);
+                assertThat(Pattern.reduced(ReduceOp.MAX, DType.UINT8, w, u, 5)).isBetween(0.0, 126.0);
+            }
+        }
+    }
+
+    @Test
+    void noEightBitResultIsThePoisonByte() {
+        // BufferData poisons with 0xA5: 165 as uint8, -91 as int8; a call that writes nothing must be wrong everywhere
+        for (final DType t : new DType[] {DType.INT8, DType.UINT8}) {
+            final double poison = t == DType.INT8 ? -91 : 165;
+            for (final ReduceOp op : ReduceOp.values()) {
+                for (final int w : new int[] {1, 2, 3, 4, 64, 130}) {
+                    for (long u = 0; u < 2000; u++) {
+                        assertThat(Pattern.reduced(op, t, w, u, 1)).as("%s %s w=%d u=%d", t, op, w, u)
+                            .isNotEqualTo(poison);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The longest run of phases over which {@code v} equals itself rotated by some e in 1..P-1. */
+    static int longestAgreementWithARotation(final double[] v) {
+        final int p = v.length;
+        int best = 0;
+        for (int e = 1; e < p; e++) {
+            int run = 0;
+            for (int i = 0; i < 2 * p && best < p; i++) {
+                run = v[i % p] == v[(i + e) % p] ? run + 1 : 0;
+                best = Math.max(best, Math.min(run, p));
+            }
+        }
+        return best;
+    }
+
+    @Test
+    void valuesAgreeWithTheirOwnRotationsOnlyOverShortRuns() {
+        // what catches a block shifted by a few elements, or a piece of a tile (Period): a misplaced run of
+        // this many elements or more is always wrong somewhere
+        final int p = Period.nextPrime(1000);
+        final double[] v = new double[p];
+        for (int u = 0; u < p; u++) {
+            v[u] = Pattern.data(u, 1);
+        }
+        assertThat(longestAgreementWithARotation(v)).as("data").isLessThanOrEqualTo(4);
+        for (final DType t : new DType[] {DType.FLOAT32, DType.BFLOAT16, DType.INT8, DType.UINT8}) {
+            for (final ReduceOp op : ReduceOp.values()) {
+                // integer avg of many ranks carries little: its results are a few small quotients
+                final int maxWorld = op == ReduceOp.AVG && !t.floating() ? 8 : 130;
+                for (final int w : new int[] {1, 2, 3, 4, 8, 64, 130}) {
+                    if (w > maxWorld) {
+                        continue;
+                    }
+                    for (int u = 0; u < p; u++) {
+                        v[u] = Pattern.reduced(op, t, w, u, 1);
+                    }
+                    assertThat(longestAgreementWithARotation(v)).as("%s %s w=%d", t, op, w).isLessThanOrEqualTo(6);
+                }
+            }
         }
     }
 }
