@@ -145,6 +145,11 @@ class StoreTest {
                 .isInstanceOf(CctkException.class)
                 .hasMessageContaining("refused rank 1")
                 .hasMessageContaining("secret");
+        // the store logs the refusal on its handshake thread, which may run after the client has its answer
+        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (log.stream().noneMatch(l -> l.contains("refused") && l.contains("secret")) && System.nanoTime() < end) {
+            Thread.yield();
+        }
         assertThat(log).anySatisfy(l -> assertThat(l).contains("refused", "secret"));
         // the real rank 1 can still join afterwards
         client(s, 1, 2, Duration.ofSeconds(5));
