@@ -194,7 +194,7 @@ public final class ResultReader {
             return List.of();
         }
         try (TextInput in = TextInput.open(f)) {
-            return ResultCsv.read(f, in, runOf, problems, this::name, limits.measurements() - results.size());
+            return CsvReading.read(f, in, runOf, problems, this::name, limits.measurements() - results.size());
         } catch (final TextInput.BinaryException e) {
             problems.add(f + ": a binary file, not a result file; skipped");
         } catch (final CharacterCodingException e) {
