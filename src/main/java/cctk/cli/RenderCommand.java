@@ -1,6 +1,8 @@
 package cctk.cli;
 
+import cctk.Environment;
 import cctk.render.SbatchRenderer;
+import cctk.render.ScriptFiles;
 import cctk.spec.JobSpec;
 import cctk.spec.SpecParser;
 import java.nio.file.Path;
@@ -34,6 +36,7 @@ final class RenderCommand implements Callable<Integer> {
     public Integer call() {
         final JobSpec spec = SpecParser.parse(specFile);
         final Path base = Path.of("").toAbsolutePath();
+        ScriptFiles.check(spec, base, Environment.process());
         final Path script = new SbatchRenderer(VersionProvider.version()).renderTo(spec, jobDir, base, Instant.now());
         commandSpec.commandLine().getOut().println(script);
         return 0;

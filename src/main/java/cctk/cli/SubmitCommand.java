@@ -1,7 +1,9 @@
 package cctk.cli;
 
 import cctk.ExitCode;
+import cctk.Environment;
 import cctk.render.SbatchRenderer;
+import cctk.render.ScriptFiles;
 import cctk.slurm.JobFollower;
 import cctk.slurm.JobStatus;
 import cctk.slurm.Manifest;
@@ -64,6 +66,7 @@ final class SubmitCommand implements Callable<Integer> {
         final JobSpec job = SpecParser.parse(specFile);
         final Path submitDir = Path.of("").toAbsolutePath();
         final Instant now = Instant.now();
+        ScriptFiles.check(job, submitDir, Environment.process());
         final Path script = new SbatchRenderer(VersionProvider.version()).renderTo(job, jobDir, submitDir, now);
         final Path dir = script.getParent();
         if (dryRun) {

@@ -1,7 +1,10 @@
 package cctk.cli;
 
 import cctk.CctkException;
+import cctk.Environment;
 import cctk.ExitCode;
+import cctk.render.ScriptFiles;
+import cctk.spec.JobSpec;
 import cctk.spec.SpecParser;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -31,8 +34,13 @@ final class ValidateCommand implements Callable<Integer> {
         int bad = 0;
         for (final Path file : files) {
             try {
-                SpecParser.parse(file);
+                final JobSpec parsed = SpecParser.parse(file);
                 out.println("ok " + Main.printable(file.toString()));
+                for (final String missing : ScriptFiles.missing(parsed, Path.of("").toAbsolutePath(),
+                        Environment.process())) {
+                    err.println("cctk: warning: " + Main.printable(file.toString()) + ": " + Main.printable(missing)
+                            + " (render and submit refuse it until it is there).");
+                }
             } catch (final CctkException e) {
                 if (e.exitCode() != ExitCode.USAGE) {
                     throw e;

@@ -34,7 +34,8 @@ final class ProfileText {
         if (run.args().get("jit_warmup") instanceof Map<?, ?> jit) {
             lines.add("# jit warm-up before timing: " + jit.get("summary"));
         }
-        lines.add("# time: mean per rank, max over ranks | AlgBW = S/time | BusBW = AlgBW x factor (nccl-tests)");
+        lines.add("# time: us per call, mean per rank, max over ranks | AlgBW = S/time | BusBW = AlgBW x factor"
+            + " (nccl-tests)");
         lines.add("# sizes in binary units (1 MiB = 2^20 bytes); bandwidths in GB/s (1 GB/s = 10^9 bytes/s)");
         return lines;
     }
@@ -78,7 +79,7 @@ final class ProfileText {
             sb.append(m.inPlace() ? " skipped: " : "skipped: ").append(m.skipped());
             return;
         }
-        sb.append(Numbers.fit(m.timeUs() / 1000.0, 8, 3)).append(" ms");
+        sb.append(Numbers.fit(m.timeUs(), 10)).append(" us");
         if (data) {
             sb.append(" | AlgBW: ").append(Numbers.fit(m.algBw(), 7)).append(" GB/s");
             sb.append(" | BusBW: ").append(Numbers.fit(m.busBw(), 7)).append(" GB/s");

@@ -60,7 +60,8 @@ class RenderCommandTest {
 
     private Path specFile() throws Exception {
         final Path file = tmp.resolve("cmdtest.yaml");
-        Files.writeString(file, SPEC);
+        final Path jar = Files.writeString(tmp.resolve("cctk.jar"), "a jar");
+        Files.writeString(file, SPEC.replace("jar: target/cctk.jar", "jar: " + jar));
         try {
             SpecParser.parse(file);
         } catch (UnsupportedOperationException e) {
@@ -108,5 +109,38 @@ class RenderCommandTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("nope.yaml").doesNotContain("at cctk.");
         assertThat(tmp.resolve("o")).doesNotExist();
+    }
+
+    @Test
+    void aJarOrJavaThatIsNotThereIsRefusedBeforeAnyScriptIsWritten() throws Exception {
+        final Path file = Files.writeString(tmp.resolve("nojar.yaml"), SPEC.replace("jar: target/cctk.jar",
+            "jar: " + tmp.resolve("missing/cctk.jar")).replace("java: java", "java: " + tmp.resolve("jdk/bin/java")));
+        final Result r = cctk("render", file.toString(), "-o", tmp.resolve("o").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("cluster.jar " + tmp.resolve("missing/cctk.jar") + " does not exist",
+            "mvn -B -DskipTests package", "cluster.java " + tmp.resolve("jdk/bin/java") + " is not an executable file")
+            .doesNotContain("at cctk.");
+        assertThat(tmp.resolve("o")).doesNotExist();
+        final Result dry = cctk("submit", file.toString(), "--dry-run", "-o", tmp.resolve("o2").toString());
+        assertThat(dry.code()).isEqualTo(2);
+        assertThat(dry.err()).contains("does not exist");
+        assertThat(tmp.resolve("o2")).doesNotExist();
+        final Result validate = cctk("validate", file.toString());
+        assertThat(validate.code()).as("a spec may be checked before the jar is built").isZero();
+        assertThat(validate.err()).contains("warning", "cluster.jar", "render and submit refuse it");
+    }
+
+    @Test
+    void aBareJavaMustBeOnThePathUnlessAModuleOrEnvScriptProvidesIt() throws Exception {
+        final Path jar = Files.writeString(tmp.resolve("j.jar"), "a jar");
+        final cctk.spec.JobSpec spec = SpecParser.parse(Files.writeString(tmp.resolve("bare.yaml"),
+            SPEC.replace("jar: target/cctk.jar", "jar: " + jar).replace("java: java", "java: no-such-java-here")));
+        final Path bin = Files.createDirectories(tmp.resolve("bin"));
+        assertThat(cctk.render.ScriptFiles.missing(spec, tmp, cctk.Environment.of(java.util.Map.of("PATH",
+            bin.toString())))).singleElement().asString().contains("'no-such-java-here' is not on this PATH");
+        final Path java = Files.writeString(bin.resolve("no-such-java-here"), "#!/bin/sh\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        assertThat(cctk.render.ScriptFiles.missing(spec, tmp, cctk.Environment.of(java.util.Map.of("PATH",
+            bin.toString())))).isEmpty();
     }
 }

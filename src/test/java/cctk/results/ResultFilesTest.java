@@ -61,8 +61,8 @@ class ResultFilesTest {
         final String text = Files.readString(paths.get(0));
         assertThat(text).contains("Configuration: World Size=4", "Backend: tcp", "# Rank 2 rank 2 host b pid 3 local 0 node 1 device cpu nic eth0",
             "# env NCCL_SOCKET_IFNAME=hsn0", "Tensor Size: 1,048,576 elements (4.00 MiB) float32",
-            "  AllReduce(sum):         0.090 ms | AlgBW:   46.60 GB/s | BusBW:   69.90 GB/s | #wrong: 0 || "
-                + "in-place:   0.091 ms",
+            "  AllReduce(sum):           90.00 us | AlgBW:   46.60 GB/s | BusBW:   69.90 GB/s | #wrong: 0 || "
+                + "in-place:     91.00 us",
             "in-place: skipped: rank 3: out of memory", "# Out of bounds values : 2 FAILED");
         assertThat(text.indexOf("Tensor Size")).isEqualTo(text.lastIndexOf("Tensor Size"));
 
