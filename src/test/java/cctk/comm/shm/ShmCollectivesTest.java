@@ -3,6 +3,7 @@ package cctk.comm.shm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.comm.CommBuffer;
+import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import java.nio.file.Path;
@@ -110,7 +111,7 @@ class ShmCollectivesTest {
         }
     }
 
-    static void allReduce(final ShmCommunicator comm, final DType type, final ReduceOp op, final int count,
+    static void allReduce(final Communicator comm, final DType type, final ReduceOp op, final int count,
                           final boolean inPlace, final List<String> bad) {
         final CommBuffer send = ShmWorld.filled(comm, type, op, count);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) count * type.bytes());
@@ -120,7 +121,7 @@ class ShmCollectivesTest {
                 bad);
     }
 
-    static void reduceScatter(final ShmCommunicator comm, final DType type, final ReduceOp op, final int recvCount,
+    static void reduceScatter(final Communicator comm, final DType type, final ReduceOp op, final int recvCount,
                               final boolean inPlace, final List<String> bad) {
         final int w = comm.size();
         final int unit = type.bytes();
@@ -133,7 +134,7 @@ class ShmCollectivesTest {
                 bad);
     }
 
-    static void reduce(final ShmCommunicator comm, final DType type, final ReduceOp op, final int count,
+    static void reduce(final Communicator comm, final DType type, final ReduceOp op, final int count,
                        final boolean inPlace, final int root, final List<String> bad) {
         final CommBuffer send = ShmWorld.filled(comm, type, op, count);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) count * type.bytes());

@@ -1,6 +1,7 @@
 package cctk.comm.shm;
 
 import cctk.comm.CommBuffer;
+import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;
@@ -94,7 +95,7 @@ final class ShmWorld {
     }
 
     /** A buffer of {@code count} elements holding this rank's inputs from element 0. */
-    static CommBuffer filled(final ShmCommunicator comm, final DType type, final ReduceOp op, final long count) {
+    static CommBuffer filled(final Communicator comm, final DType type, final ReduceOp op, final long count) {
         final CommBuffer b = comm.allocate(count * type.bytes());
         b.upload(Patterns.input(type, op, comm.rank(), 0, count), 0);
         return b;
