@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -63,12 +64,24 @@ final class ShmWorld {
     static <T> List<T> run(final int world, final ShmOptions options, final RankBody<T> body) throws Exception {
         final List<Future<T>> futures = submit(world, options, body);
         final List<T> out = new ArrayList<>();
+        Throwable first = null;
         for (final Future<T> f : futures) {
             try {
                 out.add(f.get(240, TimeUnit.SECONDS));
             } catch (final TimeoutException e) {
                 throw new AssertionError("the ranks ran over 240 s", e);
+            } catch (final ExecutionException e) {
+                // a failed assertion on one rank makes the others fail naming it: report the assertion
+                if (first == null || e.getCause() instanceof AssertionError && !(first instanceof AssertionError)) {
+                    first = e.getCause();
+                }
             }
+        }
+        if (first instanceof Exception e) {
+            throw e;
+        }
+        if (first != null) {
+            throw (Error) first;
         }
         return out;
     }
