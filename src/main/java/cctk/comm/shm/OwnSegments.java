@@ -24,6 +24,8 @@ final class OwnSegments {
     /** Below this much free room beyond a request, freed buffers are collected before creating a segment. */
     private static final long HEADROOM = 64L << 20;
     private static final int RECLAIM_TRIES = 5;
+    /** Bytes of buffers (live or dropped) past which an allocation first collects dropped ones. */
+    private static final long SOFT_BUDGET = 256L << 20;
 
     /** A live segment; enqueued when its region becomes unreachable. */
     private static final class Segment extends PhantomReference<Region> {
@@ -55,6 +57,7 @@ final class OwnSegments {
     private int slotsInUse;
     private int count;
     private long liveBytes;
+    private long reclaimAbove = SOFT_BUDGET;
 
     OwnSegments(final Members members) {
         this.members = members;
@@ -71,9 +74,12 @@ final class OwnSegments {
         final long fileBytes = SegmentHeader.LENGTH + bytes;
         long free = SegmentFiles.usable(members.dir);
         int slot = freeSlot();
-        if (slot >= 0 && free >= fileBytes && free < fileBytes + HEADROOM && liveBytes >= fileBytes) {
-            reclaim(peers, -1); // short of headroom: collect what this rank no longer uses, without waiting
+        if (liveBytes + bytes > reclaimAbove || free >= 0 && free < fileBytes + HEADROOM && liveBytes > 0) {
+            // dropped buffers pile up until the collector finds them: collect before they crowd the tmpfs
+            reclaim(peers, -1);
+            reclaimAbove = Math.max(SOFT_BUDGET, 2 * liveBytes);
             free = SegmentFiles.usable(members.dir);
+            slot = freeSlot();
         }
         for (int t = 0; t < RECLAIM_TRIES && (slot < 0 || free >= 0 && free < fileBytes); t++) {
             reclaim(peers, t);
@@ -132,12 +138,11 @@ final class OwnSegments {
         return -1;
     }
 
-    /** Collects unreachable buffers and drops peers' freed segments; waits longer on each try (attempt < 0: not). */
+    /** Collects unreachable buffers and drops peers' freed segments; waits longer on each try (attempt < 0: briefly). */
     private void reclaim(final PeerSegments peers, final int attempt) {
         System.gc();
-        if (attempt >= 0) { // the reference handler enqueues what the collection found
-            LockSupport.parkNanos((50L << attempt) * 1_000_000L);
-        }
+        // the reference handler enqueues what the collection found
+        LockSupport.parkNanos((attempt < 0 ? 10L : 50L << attempt) * 1_000_000L);
         drain();
         if (peers != null) {
             peers.syncAll();

@@ -109,6 +109,15 @@ public final class ShmCommunicator implements Communicator {
                 + " MiB in " + members.dir + ")";
     }
 
+    /** Bytes of this rank's segments not yet freed, and peers' segments mapped now (for tests). */
+    long liveBytes() {
+        return own.liveBytes();
+    }
+
+    int peerMappings() {
+        return peers.count();
+    }
+
     @Override
     public CommBuffer allocate(final long bytes) {
         open();

@@ -74,6 +74,26 @@ class ShmSegmentsTest {
         assertThat(ShmWorld.files(dir)).isEmpty();
     }
 
+    /** 1 GiB of buffers allocated and dropped one after another never holds more than a bounded share of it. */
+    @Test
+    void droppedBuffersAreFreedAndUnmappedByEveryRank() throws Exception {
+        final List<long[]> held = ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+            final CommBuffer small = comm.allocate(64);
+            long most = 0;
+            for (int i = 0; i < 1024; i++) {
+                final CommBuffer dropped = comm.allocate(1 << 20);
+                comm.allReduce(dropped, dropped, 16, DType.INT32, ReduceOp.SUM); // every peer maps it
+                most = Math.max(most, comm.liveBytes());
+            }
+            comm.allReduce(small, small, 16, DType.INT32, ReduceOp.SUM);
+            return new long[] {most, comm.peerMappings()};
+        });
+        for (final long[] h : held) {
+            assertThat(h[0]).as("bytes of segments held at most").isLessThan(400L << 20);
+            assertThat(h[1]).as("peer segments mapped at the end").isLessThan(400);
+        }
+    }
+
     @Test
     void namesNeedTheSecret() {
         final SegmentNames a = new SegmentNames("secret-a".getBytes(StandardCharsets.UTF_8), "w4");
