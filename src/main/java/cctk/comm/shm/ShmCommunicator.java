@@ -101,7 +101,7 @@ public final class ShmCommunicator implements Communicator {
         final StringBuilder peerRanks = new StringBuilder();
         for (int p = 0; p < members.size; p++) {
             if (p != members.rank) {
-                peerRanks.append(peerRanks.length() == 0 ? "" : ",").append(options.label(p).substring(5));
+                peerRanks.append(peerRanks.length() == 0 ? "" : ",").append(options.rankOf(p));
             }
         }
         return "shm to " + (peerRanks.length() == 0 ? "no other rank" : (members.size > 2 ? "ranks " : "rank ")
@@ -241,8 +241,11 @@ public final class ShmCommunicator implements Communicator {
         int sendEnd = 0;
         int recvEnd = 0;
         for (int p = 0; p < size; p++) {
-            sendEnd = Math.max(sendEnd, bytes(sendDispls[p] + sendCounts[p], type));
-            recvEnd = Math.max(recvEnd, bytes(recvDispls[p] + recvCounts[p], type));
+            if (sendDispls[p] < 0 || recvDispls[p] < 0) {
+                throw CctkException.usage("alltoallv displacements must not be negative.");
+            }
+            sendEnd = Math.max(sendEnd, bytes(bytes(sendCounts[p], type) / type.bytes() + sendDispls[p], type));
+            recvEnd = Math.max(recvEnd, bytes(bytes(recvCounts[p], type) / type.bytes() + recvDispls[p], type));
         }
         if (sendCounts[members.rank] != recvCounts[members.rank]) {
             throw CctkException.usage("alltoallv on rank " + members.rank + " sends " + sendCounts[members.rank]

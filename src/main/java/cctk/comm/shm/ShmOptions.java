@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param secret    the job secret: segment names and the seals in their headers derive from it (never written)
  * @param ranks     how messages and {@link ShmCommunicator#transport()} name member i: rank {@code ranks.get(i)}
  *                  (its world rank); empty: member i is rank i
+ * <b>Note:</b> threadsafe (immutable).
  */
 public record ShmOptions(Path directory, Duration deadline, String keyPrefix, byte[] secret, List<Integer> ranks) {
 
@@ -57,8 +58,13 @@ public record ShmOptions(Path directory, Duration deadline, String keyPrefix, by
         return secret.clone();
     }
 
+    /** The world rank of member {@code member}. */
+    int rankOf(final int member) {
+        return member < ranks.size() ? ranks.get(member) : member;
+    }
+
     /** "rank N" for member {@code member}. */
     String label(final int member) {
-        return "rank " + (member < ranks.size() ? ranks.get(member) : member);
+        return "rank " + rankOf(member);
     }
 }

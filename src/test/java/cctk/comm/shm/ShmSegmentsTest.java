@@ -95,6 +95,15 @@ class ShmSegmentsTest {
     }
 
     @Test
+    void unmappingIsImmediate() throws Exception {
+        final MappedByteBuffer m = SegmentFiles.create(dir, "cctk-shm-unmap", 1 << 20);
+        final Path maps = Path.of("/proc/self/maps");
+        assertThat(Files.readString(maps)).contains("cctk-shm-unmap");
+        Unmapper.unmap(m);
+        assertThat(Files.readString(maps)).doesNotContain("cctk-shm-unmap");
+    }
+
+    @Test
     void namesNeedTheSecret() {
         final SegmentNames a = new SegmentNames("secret-a".getBytes(StandardCharsets.UTF_8), "w4");
         final SegmentNames b = new SegmentNames("secret-b".getBytes(StandardCharsets.UTF_8), "w4");
