@@ -138,7 +138,7 @@ final class OwnSegments {
         return -1;
     }
 
-    /** Collects unreachable buffers and drops peers' freed segments; waits longer on each try (attempt < 0: briefly). */
+    /** Collects unreachable buffers, drops peers' freed segments; waits longer on each try (attempt < 0: briefly). */
     private void reclaim(final PeerSegments peers, final int attempt) {
         System.gc();
         // the reference handler enqueues what the collection found

@@ -238,15 +238,8 @@ public final class ShmCommunicator implements Communicator {
                 || recvDispls.length != size) {
             throw CctkException.usage("alltoallv needs " + size + " counts and displacements per direction.");
         }
-        int sendEnd = 0;
-        int recvEnd = 0;
-        for (int p = 0; p < size; p++) {
-            if (sendDispls[p] < 0 || recvDispls[p] < 0) {
-                throw CctkException.usage("alltoallv displacements must not be negative.");
-            }
-            sendEnd = Math.max(sendEnd, bytes(bytes(sendCounts[p], type) / type.bytes() + sendDispls[p], type));
-            recvEnd = Math.max(recvEnd, bytes(bytes(recvCounts[p], type) / type.bytes() + recvDispls[p], type));
-        }
+        final int sendEnd = bytes(MovingOps.extent(sendCounts, sendDispls), type);
+        final int recvEnd = bytes(MovingOps.extent(recvCounts, recvDispls), type);
         if (sendCounts[members.rank] != recvCounts[members.rank]) {
             throw CctkException.usage("alltoallv on rank " + members.rank + " sends " + sendCounts[members.rank]
                     + " elements to itself but expects " + recvCounts[members.rank] + ".");
