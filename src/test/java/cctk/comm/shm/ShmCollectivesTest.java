@@ -89,6 +89,27 @@ class ShmCollectivesTest {
         }
     }
 
+    /** Four times as many ranks as this host has cores (spinning off): every rank still gets its turn. */
+    @Test
+    void moreRanksThanCoresStillProgress() throws Exception {
+        final int world = Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
+        final List<List<String>> failures = ShmWorld.run(world, ShmWorld.options(dir, Duration.ofSeconds(60)),
+                comm -> {
+                    final List<String> bad = new ArrayList<>();
+                    for (int i = 0; i < 20; i++) {
+                        allReduce(comm, DType.FLOAT32, ReduceOp.SUM, 7 + 9973 * (i % 3), i % 2 == 0, bad);
+                        reduce(comm, DType.INT32, ReduceOp.MAX, 1001, false, i % world, bad);
+                        ShmDataMovementTest.allGather(comm, DType.INT8, 999, i % 2 == 1, bad);
+                        ShmDataMovementTest.sendRecvRing(comm, DType.FLOAT64, 501, false, bad);
+                        comm.barrier();
+                    }
+                    return bad;
+                });
+        for (final List<String> f : failures) {
+            assertThat(f).isEmpty();
+        }
+    }
+
     /** Buffers at offsets inside a larger allocation (slices), the in-place layouts of the harness. */
     @Test
     void slicesAtOffsetsReduceInPlace() throws Exception {
