@@ -1,0 +1,344 @@
+package cctk.comm.shm;
+
+import cctk.CctkException;
+import cctk.comm.CommBuffer;
+import cctk.comm.Communicator;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import cctk.comm.Reductions;
+import cctk.comm.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * Collectives across nodes in two levels: a node's ranks through shared memory ({@link ShmCommunicator}), the nodes
+ * through one leader each (the node's first rank) over an inter-node communicator of any backend. All-reduce:
+ * reduce to the leader, all-reduce among leaders, broadcast from the leader; all-gather, reduce-scatter, broadcast,
+ * reduce and all-to-all likewise, the leader staging the node's share in the inter-node backend's own memory
+ * ({@link NodeStaging}). Ranks sit in blocks: world rank = node * ranksPerNode + local rank, every node holding the
+ * same number. Within one node everything is the node's shm communicator; across nodes, alltoallv and sendrecv are
+ * not offered ({@link #unsupported}). Buffers come from the node's shm communicator.
+ * <b>Note:</b> not threadsafe: one thread drives a communicator.
+ */
+public final class HierarchicalCommunicator implements Communicator {
+
+    private final int rank;
+    private final int size;
+    private final int perNode;
+    private final int node;
+    private final int nodes;
+    private final int local;
+    private final ShmCommunicator shm;
+    private final Communicator leaders;
+    private final NodeStaging st;
+
+    private HierarchicalCommunicator(final int rank, final int size, final int perNode, final ShmCommunicator shm,
+                                     final Communicator leaders) {
+        this.rank = rank;
+        this.size = size;
+        this.perNode = perNode;
+        this.node = rank / perNode;
+        this.nodes = size / perNode;
+        this.local = rank % perNode;
+        this.shm = shm;
+        this.leaders = leaders;
+        this.st = new NodeStaging(shm, leaders);
+    }
+
+    /**
+     * Connects this rank's node group through shared memory (keys and segment names under
+     * {@code options.keyPrefix() + "/node" + node}) and, on the node's leader, the inter-node communicator that
+     * {@code leadersOf} connects as rank {@code node} of {@code size / ranksPerNode} (e.g. a tcp communicator).
+     */
+    public static HierarchicalCommunicator connect(final ShmOptions options, final int rank, final int size,
+                                                   final int ranksPerNode, final Store store,
+                                                   final IntFunction<Communicator> leadersOf) {
+        if (ranksPerNode < 1 || size % ranksPerNode != 0 || rank < 0 || rank >= size) {
+            throw CctkException.usage("a hierarchical communicator needs the same number of ranks on every node;"
+                    + " rank " + rank + " of " + size + " with " + ranksPerNode + " per node does not fit.");
+        }
+        final int node = rank / ranksPerNode;
+        final List<Integer> worldRanks = new ArrayList<>();
+        for (int l = 0; l < ranksPerNode; l++) {
+            worldRanks.add(node * ranksPerNode + l);
+        }
+        final ShmOptions nodeOptions = new ShmOptions(options.directory(), options.deadline(),
+                options.keyPrefix() + "/node" + node, options.secret(), worldRanks);
+        final ShmCommunicator shm = ShmCommunicator.connect(nodeOptions, rank % ranksPerNode, ranksPerNode, store);
+        try {
+            final Communicator leaders = rank % ranksPerNode == 0 ? leadersOf.apply(node) : null;
+            return new HierarchicalCommunicator(rank, size, ranksPerNode, shm, leaders);
+        } catch (final RuntimeException e) {
+            shm.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    /** The same on every rank (only leaders know the inter-node backend). */
+    @Override
+    public String backend() {
+        return "hierarchical";
+    }
+
+    /** One line for the rank's header: the node, its shm transport, and whether this rank talks to other nodes. */
+    public String transport() {
+        return "node " + node + " of " + nodes + ": " + shm.transport()
+                + (leaders == null ? "" : "; leader of the node over " + leaders.backend());
+    }
+
+    @Override
+    public CommBuffer allocate(final long bytes) {
+        return shm.allocate(bytes);
+    }
+
+    @Override
+    public String unsupported(final String collective, final DType type, final ReduceOp op, final boolean inPlace) {
+        if (nodes > 1 && ("alltoallv".equals(collective) || "sendrecv".equals(collective))) {
+            return "the hierarchical backend runs " + collective + " only within one node";
+        }
+        return shm.unsupported(collective, type, op, inPlace);
+    }
+
+    private boolean leads() {
+        return leaders != null && nodes > 1;
+    }
+
+    private static ReduceOp inner(final ReduceOp op) {
+        return op == ReduceOp.AVG ? ReduceOp.SUM : op; // the mean of means is not the mean: divide once, at the end
+    }
+
+    private void divide(final ShmBuffer b, final long count, final DType type) {
+        Reductions.divide(type, b.region.typed(type), b.offset / type.bytes(), (int) count, size);
+    }
+
+    @Override
+    public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                          final ReduceOp op) {
+        if (nodes == 1 || count == 0) {
+            shm.allReduce(send, recv, count, type, op);
+            return;
+        }
+        final long bytes = count * type.bytes();
+        final ShmBuffer s = st.shm(0, bytes);
+        shm.reduce(send, s, count, type, inner(op), 0);
+        if (leads()) {
+            final CommBuffer t = st.net(0, bytes);
+            st.out(0, 0, t, 0, bytes);
+            leaders.allReduce(t, t, count, type, inner(op));
+            leaders.synchronize();
+            st.in(t, 0, 0, 0, bytes);
+            if (op == ReduceOp.AVG) {
+                divide(s, count, type);
+            }
+        }
+        shm.broadcast(s, recv, count, type, 0);
+    }
+
+    @Override
+    public void allGather(final CommBuffer send, final CommBuffer recv, final long sendCount, final DType type) {
+        if (nodes == 1 || sendCount == 0) {
+            shm.allGather(send, recv, sendCount, type);
+            return;
+        }
+        final long section = perNode * sendCount * type.bytes();
+        final long total = nodes * section;
+        final ShmBuffer s = st.shm(0, total);
+        shm.allGather(send, st.slice(s, node * section, section), sendCount, type);
+        if (leads()) {
+            final CommBuffer t = st.net(0, total);
+            st.out(0, node * section, t, node * section, section);
+            leaders.allGather(st.slice(t, node * section, section), t, perNode * sendCount, type);
+            leaders.synchronize();
+            st.in(t, 0, 0, 0, total);
+        }
+        shm.broadcast(s, recv, size * sendCount, type, 0);
+    }
+
+    @Override
+    public void reduceScatter(final CommBuffer send, final CommBuffer recv, final long recvCount, final DType type,
+                              final ReduceOp op) {
+        if (nodes == 1 || recvCount == 0) {
+            shm.reduceScatter(send, recv, recvCount, type, op);
+            return;
+        }
+        final long block = recvCount * type.bytes();
+        final ShmBuffer s = st.shm(0, size * block);
+        final ShmBuffer h = st.shm(1, perNode * block);
+        shm.reduce(send, s, size * recvCount, type, inner(op), 0);
+        if (leads()) {
+            final CommBuffer t = st.net(0, size * block);
+            final CommBuffer u = st.net(1, perNode * block);
+            st.out(0, 0, t, 0, size * block);
+            leaders.reduceScatter(t, u, perNode * recvCount, type, inner(op));
+            leaders.synchronize();
+            st.in(u, 0, 1, 0, perNode * block);
+            if (op == ReduceOp.AVG) {
+                divide(h, perNode * recvCount, type);
+            }
+        }
+        shm.broadcast(h, h, perNode * recvCount, type, 0); // the node's section; each rank keeps its block
+        st.out(1, local * block, recv, 0, block);
+    }
+
+    @Override
+    public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                          final int root) {
+        if (nodes == 1 || count == 0) {
+            shm.broadcast(send, recv, count, type, root);
+            return;
+        }
+        final long bytes = count * type.bytes();
+        final int rootNode = root / perNode;
+        final ShmBuffer s = st.shm(0, bytes);
+        if (node == rootNode) {
+            shm.broadcast(send, recv, count, type, root % perNode);
+        }
+        if (leads()) {
+            final CommBuffer t = st.net(0, bytes);
+            if (node == rootNode) {
+                st.in(recv, 0, 0, 0, bytes);
+                st.out(0, 0, t, 0, bytes);
+            }
+            leaders.broadcast(t, t, count, type, rootNode);
+            leaders.synchronize();
+            if (node != rootNode) {
+                st.in(t, 0, 0, 0, bytes);
+            }
+        }
+        if (node != rootNode) {
+            shm.broadcast(s, recv, count, type, 0);
+        }
+    }
+
+    @Override
+    public void reduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                       final ReduceOp op, final int root) {
+        if (nodes == 1 || count == 0) {
+            shm.reduce(send, recv, count, type, op, root);
+            return;
+        }
+        final long bytes = count * type.bytes();
+        final int rootNode = root / perNode;
+        final ShmBuffer s = st.shm(0, bytes);
+        final ShmBuffer h = st.shm(1, bytes);
+        shm.reduce(send, s, count, type, inner(op), 0);
+        if (leads()) {
+            final CommBuffer t = st.net(0, bytes);
+            st.out(0, 0, t, 0, bytes);
+            leaders.reduce(t, t, count, type, inner(op), rootNode);
+            leaders.synchronize();
+            if (node == rootNode) {
+                st.in(t, 0, 0, 0, bytes);
+                if (op == ReduceOp.AVG) {
+                    divide(s, count, type);
+                }
+            }
+        }
+        if (node != rootNode) {
+            return;
+        }
+        if (root % perNode == 0) {
+            if (local == 0) {
+                st.out(0, 0, recv, 0, bytes);
+            }
+            return;
+        }
+        shm.broadcast(s, h, count, type, 0); // from the leader to the root, through the node
+        if (local == root % perNode) {
+            st.out(1, 0, recv, 0, bytes);
+        }
+    }
+
+    @Override
+    public void allToAll(final CommBuffer send, final CommBuffer recv, final long countPerPeer, final DType type) {
+        if (nodes == 1 || countPerPeer == 0) {
+            shm.allToAll(send, recv, countPerPeer, type);
+            return;
+        }
+        final long block = countPerPeer * type.bytes();
+        final long row = size * block;
+        final ShmBuffer gathered = st.shm(0, perNode * row); // [source local rank][destination world rank]
+        final ShmBuffer sorted = st.shm(1, perNode * row);   // [destination local rank][source world rank]
+        shm.allGather(send, gathered, size * countPerPeer, type);
+        if (leads()) {
+            final CommBuffer out = st.net(0, perNode * row); // [destination node][source local][destination local]
+            final CommBuffer in = st.net(1, perNode * row);  // [source node][source local][destination local]
+            for (int m = 0; m < nodes; m++) {
+                for (int l = 0; l < perNode; l++) {
+                    for (int j = 0; j < perNode; j++) {
+                        st.out(0, l * row + (m * perNode + j) * block, out, ((m * perNode + l) * perNode + j) * block,
+                                block);
+                    }
+                }
+            }
+            leaders.allToAll(out, in, (long) perNode * perNode * countPerPeer, type);
+            leaders.synchronize();
+            for (int n = 0; n < nodes; n++) {
+                for (int l = 0; l < perNode; l++) {
+                    for (int j = 0; j < perNode; j++) {
+                        st.in(in, ((n * perNode + l) * perNode + j) * block, 1,
+                                ((long) j * size + n * perNode + l) * block, block);
+                    }
+                }
+            }
+        }
+        shm.broadcast(sorted, sorted, perNode * size * countPerPeer, type, 0);
+        st.out(1, local * row, recv, 0, row);
+    }
+
+    @Override
+    public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
+                          final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
+        refuseAcrossNodes("alltoallv");
+        shm.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type);
+    }
+
+    @Override
+    public void sendRecv(final CommBuffer send, final int sendPeer, final CommBuffer recv, final int recvPeer,
+                         final long count, final DType type) {
+        refuseAcrossNodes("sendrecv");
+        shm.sendRecv(send, sendPeer, recv, recvPeer, count, type);
+    }
+
+    private void refuseAcrossNodes(final String collective) {
+        if (nodes > 1) {
+            throw CctkException.usage(unsupported(collective, null, null, false) + ".");
+        }
+    }
+
+    @Override
+    public void barrier() {
+        shm.barrier();
+        if (leads()) {
+            leaders.barrier();
+        }
+        shm.barrier();
+    }
+
+    @Override
+    public void synchronize() {
+        // both levels are synchronous: every call has completed when it returns
+    }
+
+    @Override
+    public void close() {
+        try {
+            shm.close();
+        } finally {
+            if (leaders != null) {
+                leaders.close();
+            }
+        }
+    }
+}

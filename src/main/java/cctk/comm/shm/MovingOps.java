@@ -1,0 +1,123 @@
+package cctk.comm.shm;
+
+import cctk.CctkException;
+
+/**
+ * All-gather, broadcast, all-to-all and all-to-all-v, zero-copy: every rank copies what it receives straight from
+ * the sender's buffer into its own, one copy per byte, starting with the next rank up so that ranks do not all read
+ * the same peer first. Broadcast: every rank copies from the root; only the root waits for the others to finish.
+ * <b>Note:</b> not threadsafe.
+ */
+final class MovingOps {
+
+    private final Handoff h;
+    private final int me;
+    private final int size;
+
+    MovingOps(final Handoff handoff) {
+        this.h = handoff;
+        this.me = handoff.me;
+        this.size = handoff.size;
+    }
+
+    void allGather(final ShmBuffer s, final ShmBuffer r, final int block) {
+        if (block == 0) {
+            return;
+        }
+        h.publish(s, r);
+        final long arrived = h.arrive();
+        for (int k = 1; k < size; k++) {
+            final int p = (me + k) % size;
+            h.await(p, arrived, false);
+            h.snapshot(p);
+            r.region.copyFrom(r.offset + p * block, h.send[p], h.sendOff[p], block);
+        }
+        r.region.copyFrom(r.offset + me * block, s.region, s.offset, block); // nothing to do in place
+        final long done = h.arrive();
+        h.awaitAll(done, true);
+    }
+
+    void broadcast(final ShmBuffer s, final ShmBuffer r, final int bytes, final int root) {
+        if (bytes == 0) {
+            return;
+        }
+        h.publish(me == root ? s : null, r);
+        final long arrived = h.arrive();
+        if (me == root) {
+            r.region.copyFrom(r.offset, s.region, s.offset, bytes);
+            final long done = h.arrive();
+            h.awaitAll(done, true);
+            return;
+        }
+        h.await(root, arrived, false);
+        h.snapshot(root);
+        r.region.copyFrom(r.offset, h.send[root], h.sendOff[root], bytes);
+        h.arrive(); // nobody reads this rank's buffers: it leaves at once
+    }
+
+    /** {@code s} must not overlap {@code r} (the caller stages it). */
+    void allToAll(final ShmBuffer s, final ShmBuffer r, final int block) {
+        if (block == 0) {
+            return;
+        }
+        h.publish(s, r);
+        final long arrived = h.arrive();
+        for (int k = 1; k < size; k++) {
+            final int p = (me + k) % size;
+            h.await(p, arrived, false);
+            h.snapshot(p);
+            r.region.copyFrom(r.offset + p * block, h.send[p], h.sendOff[p] + me * block, block);
+        }
+        r.region.copyFrom(r.offset + me * block, s.region, s.offset + me * block, block);
+        final long done = h.arrive();
+        h.awaitAll(done, true);
+    }
+
+    /** Counts and displacements in elements of {@code unit} bytes; {@code s} must not overlap {@code r}. */
+    void allToAllv(final ShmBuffer s, final long[] sendCounts, final long[] sendDispls, final ShmBuffer r,
+                   final long[] recvCounts, final long[] recvDispls, final int unit) {
+        h.publish(s, r);
+        h.publishCounts(sendCounts, sendDispls);
+        final long arrived = h.arrive();
+        int mismatch = -1;
+        long mismatched = 0;
+        for (int k = 1; k < size; k++) {
+            final int p = (me + k) % size;
+            h.await(p, arrived, false);
+            h.snapshot(p);
+            final long n = h.countFrom(p);
+            if (n != recvCounts[p]) {
+                mismatch = p; // finish the handoffs first, so that no peer is left waiting
+                mismatched = n;
+                continue;
+            }
+            r.region.copyFrom(r.offset + (int) recvDispls[p] * unit, h.send[p],
+                    h.sendOff[p] + (int) h.displFrom(p) * unit, (int) n * unit);
+        }
+        r.region.copyFrom(r.offset + (int) recvDispls[me] * unit, s.region, s.offset + (int) sendDispls[me] * unit,
+                (int) sendCounts[me] * unit);
+        final long done = h.arrive();
+        h.awaitAll(done, true);
+        if (mismatch >= 0) {
+            throw CctkException.usage("alltoallv: rank " + mismatch + " sends " + mismatched
+                    + " elements to rank " + me + ", which expects " + recvCounts[mismatch] + ".");
+        }
+    }
+
+    /** Elements from the start of a buffer to the end of its last block; -1 (out of range) for a negative field. */
+    static long extent(final long[] counts, final long[] displs) {
+        long end = 0;
+        for (int p = 0; p < counts.length; p++) {
+            if (counts[p] < 0 || displs[p] < 0 || counts[p] > OwnSegments.MAX_BYTES
+                    || displs[p] > OwnSegments.MAX_BYTES) {
+                return -1;
+            }
+            end = Math.max(end, counts[p] + displs[p]);
+        }
+        return end;
+    }
+
+    void barrier() {
+        h.awaitAll(h.arrive(), false);
+    }
+}

@@ -1,0 +1,74 @@
+package cctk.comm.shm;
+
+import cctk.comm.CommBuffer;
+import java.nio.ByteBuffer;
+
+/**
+ * Host memory in a shared-memory segment of its communicator (one segment per allocation): every local rank maps
+ * it, so peers read it where it lies. Slices share the segment. At most 2 GiB - 1 page. The segment is freed once
+ * no buffer of it is reachable any more.
+ * <b>Note:</b> not threadsafe.
+ */
+public final class ShmBuffer implements CommBuffer {
+
+    /** The segment table that made it: buffers of another communicator are not this one's. */
+    final OwnSegments owner;
+    final Region region;
+    final int slot;
+    final long gen;
+    final int offset;
+    final int length;
+
+    ShmBuffer(final OwnSegments owner, final Region region, final int slot, final long gen, final int offset,
+              final int length) {
+        this.owner = owner;
+        this.region = region;
+        this.slot = slot;
+        this.gen = gen;
+        this.offset = offset;
+        this.length = length;
+    }
+
+    @Override
+    public long bytes() {
+        return length;
+    }
+
+    @Override
+    public CommBuffer slice(final long off, final long len) {
+        if (off < 0 || len < 0 || off + len > length) {
+            throw new IndexOutOfBoundsException("slice [" + off + ", " + (off + len) + ") of " + length + " bytes");
+        }
+        return new ShmBuffer(owner, region, slot, gen, offset + (int) off, (int) len);
+    }
+
+    @Override
+    public void upload(final ByteBuffer src, final long off) {
+        final int n = src.remaining();
+        if (off < 0 || off + n > length) {
+            throw new IndexOutOfBoundsException("upload of " + n + " bytes at " + off + " into " + length);
+        }
+        region.data.put(offset + (int) off, src, src.position(), n);
+        src.position(src.limit());
+    }
+
+    @Override
+    public void download(final long off, final ByteBuffer dst) {
+        final int n = dst.remaining();
+        if (off < 0 || off + n > length) {
+            throw new IndexOutOfBoundsException("download of " + n + " bytes at " + off + " from " + length);
+        }
+        dst.put(dst.position(), region.data, offset + (int) off, n);
+        dst.position(dst.limit());
+    }
+
+    /** Whether this and {@code other} share any byte. */
+    boolean overlaps(final ShmBuffer other) {
+        return region == other.region && offset < other.offset + other.length && other.offset < offset + length;
+    }
+
+    @Override
+    public String toString() {
+        return "shm buffer of " + length + " bytes (slot " + slot + ")";
+    }
+}

@@ -1,0 +1,158 @@
+package cctk.comm.shm;
+
+import cctk.CctkException;
+import cctk.comm.DType;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Every wait on a peer's control counter: spin, then yield, then park with a doubling bound (1 us to 256 us), so ranks
+ * that share cores hand theirs over instead of burning it. About every 100 ms a waiting rank checks that the peers it
+ * waits on are still there (their "gone" flag, their process); a dead one is named at once ("rank 1 probably
+ * died"), a live one that makes no progress when the deadline passes ("rank 2 (not sending)"), in the words of the
+ * tcp backend's messages, which {@code cctk.bench.Blame} reads. Allocates nothing unless it throws.
+ * <b>Note:</b> not threadsafe.
+ */
+final class Waiter {
+
+    /** A peer's epoch (collective handoffs). */
+    static final int EPOCH = 0;
+    /** The sends a peer has posted to this rank. */
+    static final int SENDS = 1;
+    /** This rank's sends that a peer has consumed. */
+    static final int CONSUMED = 2;
+
+    private static final long CHECK_NANOS = 100_000_000L;
+    private static final long PARK_MIN = 1_000L;
+    private static final long PARK_MAX = 256_000L;
+
+    private final Members members;
+    private final int me;
+    private final int size;
+    private final long deadlineNanos;
+    private final int spins;
+    private final int yields;
+    private String operation = "setup";
+    private long bytes = -1;
+    private DType type;
+    /** In a wait on every peer: the peers below this one have reached the target. */
+    private int from;
+
+    Waiter(final Members members, final long deadlineNanos) {
+        this.members = members;
+        this.me = members.rank;
+        this.size = members.size;
+        this.deadlineNanos = deadlineNanos;
+        // more ranks than cores: a spinning rank holds the core the rank it waits for needs
+        final boolean sharesCores = size > Runtime.getRuntime().availableProcessors();
+        this.spins = sharesCores ? 0 : Integer.getInteger("cctk.shm.spins", 2000);
+        this.yields = sharesCores ? 8 : 32;
+    }
+
+    /** Names the running collective in error messages (a constant name; {@code bytes} -1 for none). */
+    void operation(final String name, final long bytesMoved, final DType elementType) {
+        this.operation = name;
+        this.bytes = bytesMoved;
+        this.type = elementType;
+    }
+
+    /** Waits until counter {@code kind} of {@code peer} (-1: of every peer) reaches {@code target}. */
+    void await(final int kind, final int peer, final long target, final boolean reading) {
+        from = 0;
+        if (reached(kind, peer, target)) {
+            return;
+        }
+        final long start = System.nanoTime();
+        long check = start + CHECK_NANOS;
+        long park = PARK_MIN;
+        int round = 0;
+        while (!reached(kind, peer, target)) {
+            if (round < spins) {
+                Thread.onSpinWait();
+            } else if (round < spins + yields) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(park);
+                park = Math.min(PARK_MAX, park << 1);
+            }
+            round++;
+            if (round >= spins || (round & 255) == 0) {
+                final long now = System.nanoTime();
+                if (now - check >= 0) {
+                    verify(kind, peer, target);
+                    check = now + CHECK_NANOS;
+                }
+                if (now - start > deadlineNanos) {
+                    throw stalled(kind, peer, target, reading);
+                }
+            }
+        }
+    }
+
+    private long value(final int kind, final int p) {
+        final ControlBlock c = members.controls[p];
+        return switch (kind) {
+            case EPOCH -> c.epochAcquire();
+            case SENDS -> c.sendsAcquire(me);
+            default -> c.consumedAcquire(me);
+        };
+    }
+
+    private boolean reached(final int kind, final int peer, final long target) {
+        if (peer >= 0) {
+            return value(kind, peer) >= target;
+        }
+        while (from < size) {
+            if (from != me && value(kind, from) < target) {
+                return false;
+            }
+            from++;
+        }
+        return true;
+    }
+
+    private boolean pending(final int kind, final int peer, final long target, final int p) {
+        return p != me && (peer < 0 ? p >= from : p == peer) && value(kind, p) < target;
+    }
+
+    /** Throws naming the first peer waited on that has left or died. */
+    private void verify(final int kind, final int peer, final long target) {
+        if (Thread.currentThread().isInterrupted()) {
+            throw CctkException.environment(members.label(me) + " was interrupted while waiting during "
+                    + during() + ".");
+        }
+        for (int p = 0; p < size; p++) {
+            if (pending(kind, peer, target, p)) {
+                if (members.controls[p].goneAcquire()) {
+                    throw died(p, "left the shared-memory group");
+                }
+                if (!members.processes[p].alive()) {
+                    throw died(p, "(process " + members.processes[p].pid() + ") is gone");
+                }
+            }
+        }
+    }
+
+    /** The message for a peer found dead: the shape of the tcp backend's ("rank 1 probably died"). */
+    CctkException died(final int p, final String how) {
+        return CctkException.environment(members.label(me) + ": " + members.label(p) + " " + how + " during "
+                + during() + " in shared memory; " + members.label(p) + " probably died. The job cannot continue.");
+    }
+
+    private CctkException stalled(final int kind, final int peer, final long target, final boolean reading) {
+        final StringBuilder who = new StringBuilder();
+        for (int p = 0; p < size; p++) {
+            if (pending(kind, peer, target, p)) {
+                who.append(who.length() == 0 ? "" : ", ").append(members.label(p))
+                        .append(reading ? " (not reading)" : " (not sending)");
+            }
+        }
+        return CctkException.environment(members.label(me) + " waited " + deadlineNanos / 1e9 + " s without"
+                + " progress during " + during() + " for " + who + " in shared memory; the peer stalled or died"
+                + " (raise the deadline if it is only slow).");
+    }
+
+    private String during() {
+        return operation + (bytes < 0 ? "" : " of " + bytes + " bytes" + (type == null ? "" : " of "
+                + type.specName()));
+    }
+}

@@ -1,0 +1,185 @@
+package cctk.comm.shm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import cctk.CctkException;
+import cctk.comm.CommBuffer;
+import cctk.comm.DType;
+import cctk.comm.ReduceOp;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Segment files: owner-only, unpredictable names, never following planted files, gone early, stale ones swept. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ShmSegmentsTest {
+
+    private static final byte[] NONCE = new byte[SegmentNames.NONCE_BYTES];
+    private Path dir;
+
+    @BeforeEach
+    void directory() throws Exception {
+        dir = ShmWorld.directory();
+    }
+
+    @AfterEach
+    void clean() throws Exception {
+        ShmWorld.delete(dir);
+    }
+
+    @Test
+    void filesAreOwnerOnlyFromTheStart() throws Exception {
+        final MappedByteBuffer m = SegmentFiles.create(dir, "cctk-shm-perm", 8192);
+        assertThat(m.capacity()).isEqualTo(8192);
+        assertThat(SegmentFiles.permissions(dir.resolve("cctk-shm-perm"))).isEqualTo("rw-------");
+    }
+
+    @Test
+    void aLiveBuffersFileIsOwnerOnlyAndGoesOnceEveryPeerMappedIt() throws Exception {
+        ShmWorld.run(3, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+            comm.barrier(); // every rank has connected
+            assertThat(ShmWorld.files(dir)).as("control files unlinked after connect").isEmpty();
+            comm.barrier();
+            final CommBuffer b = comm.allocate(1 << 16);
+            comm.barrier();
+            final List<String> files = ShmWorld.files(dir);
+            assertThat(files).hasSizeGreaterThanOrEqualTo(1).allMatch(n -> n.matches("cctk-shm-[0-9a-f]{40}"));
+            for (final String f : files) {
+                final Path p = dir.resolve(f);
+                if (Files.exists(p)) { // a peer may unlink it meanwhile
+                    assertThat(SegmentFiles.permissions(p)).isEqualTo("rw-------");
+                }
+            }
+            comm.barrier();
+            comm.allReduce(b, b, 1 << 14, DType.FLOAT32, ReduceOp.SUM); // every peer maps every buffer now
+            comm.barrier();
+            assertThat(ShmWorld.files(dir)).as("files left while the buffers live").isEmpty();
+            comm.allReduce(b, b, 1 << 14, DType.FLOAT32, ReduceOp.SUM); // the mappings outlive the names
+            return null;
+        });
+        assertThat(ShmWorld.files(dir)).isEmpty();
+    }
+
+    /** 1 GiB of buffers allocated and dropped one after another never holds more than a bounded share of it. */
+    @Test
+    void droppedBuffersAreFreedAndUnmappedByEveryRank() throws Exception {
+        final List<long[]> held = ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+            final CommBuffer small = comm.allocate(64);
+            long most = 0;
+            for (int i = 0; i < 1024; i++) {
+                final CommBuffer dropped = comm.allocate(1 << 20);
+                comm.allReduce(dropped, dropped, 16, DType.INT32, ReduceOp.SUM); // every peer maps it
+                most = Math.max(most, comm.liveBytes());
+            }
+            comm.allReduce(small, small, 16, DType.INT32, ReduceOp.SUM);
+            return new long[] {most, comm.peerMappings()};
+        });
+        for (final long[] h : held) {
+            assertThat(h[0]).as("bytes of segments held at most").isLessThan(400L << 20);
+            assertThat(h[1]).as("peer segments mapped at the end").isLessThan(400);
+        }
+    }
+
+    @Test
+    void unmappingIsImmediate() throws Exception {
+        final MappedByteBuffer m = SegmentFiles.create(dir, "cctk-shm-unmap", 1 << 20);
+        final Path maps = Path.of("/proc/self/maps");
+        assertThat(Files.readString(maps)).contains("cctk-shm-unmap");
+        Unmapper.unmap(m);
+        assertThat(Files.readString(maps)).doesNotContain("cctk-shm-unmap");
+    }
+
+    @Test
+    void namesNeedTheSecret() {
+        final SegmentNames a = new SegmentNames("secret-a".getBytes(StandardCharsets.UTF_8), "w4");
+        final SegmentNames b = new SegmentNames("secret-b".getBytes(StandardCharsets.UTF_8), "w4");
+        final SegmentNames c = new SegmentNames("secret-a".getBytes(StandardCharsets.UTF_8), "w2");
+        final Set<String> names = new HashSet<>();
+        for (final SegmentNames n : List.of(a, b, c)) {
+            names.add(n.control(NONCE, 0));
+            names.add(n.control(NONCE, 1));
+            names.add(n.data(NONCE, 0, 0, 1));
+            names.add(n.data(NONCE, 0, 0, 2));
+            names.add(n.data(NONCE, 0, 1, 1));
+            names.add(n.data(new byte[] {1}, 0, 1, 1));
+        }
+        assertThat(names).hasSize(18).allMatch(n -> n.matches("cctk-shm-[0-9a-f]{40}"));
+        assertThat(a.data(NONCE, 2, 3, 4)).isEqualTo(a.data(NONCE.clone(), 2, 3, 4));
+    }
+
+    @Test
+    void aHeaderSealedWithoutTheSecretIsRefused() {
+        final SegmentNames mine = new SegmentNames("secret-a".getBytes(StandardCharsets.UTF_8), "w4");
+        final SegmentNames stranger = new SegmentNames("guess".getBytes(StandardCharsets.UTF_8), "w4");
+        final SegmentHeader h = new SegmentHeader().wrap(ByteBuffer.allocate(SegmentHeader.LENGTH))
+                .fill(SegmentHeader.KIND_DATA, 42, 7, 1, 2, 3, 4, 100);
+        h.mac(stranger.seal(NONCE, h, "cctk-shm-x"));
+        assertThat(mine.sealed(NONCE, h, "cctk-shm-x")).isFalse();
+        h.mac(mine.seal(NONCE, h, "cctk-shm-x"));
+        assertThat(mine.sealed(NONCE, h, "cctk-shm-x")).isTrue();
+        assertThat(mine.sealed(NONCE, h, "cctk-shm-y")).as("another file's header").isFalse();
+        h.fill(SegmentHeader.KIND_DATA, 42, 7, 1, 2, 3, 4, 1 << 30);
+        assertThat(mine.sealed(NONCE, h, "cctk-shm-x")).as("a changed size").isFalse();
+    }
+
+    @Test
+    void aPlantedFileOrLinkMakesCreationFailWithoutTouchingIt() throws Exception {
+        final Path planted = Files.writeString(dir.resolve("cctk-shm-planted"), "mine");
+        final Path target = Files.writeString(dir.resolve("target"), "keep");
+        final Path link = Files.createSymbolicLink(dir.resolve("cctk-shm-link"), target);
+        final Path dangling = Files.createSymbolicLink(dir.resolve("cctk-shm-dangling"), dir.resolve("nothing"));
+        for (final Path p : List.of(planted, link, dangling)) {
+            assertThatThrownBy(() -> SegmentFiles.create(dir, p.getFileName().toString(), 1 << 20))
+                    .isInstanceOf(CctkException.class).hasMessageContaining("already exists")
+                    .hasMessageContaining(p.toString());
+        }
+        assertThat(Files.readString(planted)).isEqualTo("mine");
+        assertThat(Files.readString(target)).isEqualTo("keep");
+        assertThat(Files.exists(dir.resolve("nothing"))).isFalse();
+        assertThat(SegmentFiles.open(dir, "cctk-shm-link")).as("links are not followed").isNull();
+    }
+
+    @Test
+    void theSweepRemovesOnlyFilesOfDeadCreators() throws Exception {
+        final Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        final long self = ProcessHandle.current().pid();
+        final long started = ProcStat.selfStartTime();
+        assertThat(started).as("this test needs /proc").isPositive();
+        final Path dead = segment("cctk-shm-dead", gone.pid(), 12345);
+        final Path live = segment("cctk-shm-live", self, started);
+        final Path reused = segment("cctk-shm-reused", self, started + 1); // same pid, another process
+        final Path fresh = Files.writeString(dir.resolve("cctk-shm-fresh"), "");
+        final Path old = Files.writeString(dir.resolve("cctk-shm-old"), "");
+        Files.setLastModifiedTime(old, FileTime.from(Instant.now().minusSeconds(600)));
+        final Path otherName = segment("other-dead", gone.pid(), 12345);
+        final Path link = Files.createSymbolicLink(dir.resolve("cctk-shm-linked"), dead);
+        assertThat(ShmCommunicator.cleanStale(dir)).isEqualTo(3);
+        assertThat(Files.exists(dead)).isFalse();
+        assertThat(Files.exists(reused)).isFalse();
+        assertThat(Files.exists(old)).isFalse();
+        assertThat(List.of(live, fresh, otherName)).allMatch(Files::exists);
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+    }
+
+    /** A file with a data segment header naming {@code pid} started at {@code start}. */
+    private Path segment(final String name, final long pid, final long start) {
+        final MappedByteBuffer m = SegmentFiles.create(dir, name, SegmentHeader.LENGTH + 64);
+        new SegmentHeader().wrap(m).fill(SegmentHeader.KIND_DATA, pid, start, 0, 1, 0, 1, 64);
+        return dir.resolve(name);
+    }
+}
