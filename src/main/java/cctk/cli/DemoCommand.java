@@ -39,14 +39,17 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "NAME", description = "hello, broadcast, allreduce or alltoall.")
+    @Parameters(index = "0", paramLabel = "NAME", completionCandidates = Candidates.Demos.class,
+            description = "The demo: ${COMPLETION-CANDIDATES}.")
     String name;
 
     @Option(names = "--nproc", paramLabel = "N", defaultValue = "2",
             description = "Ranks to launch when not started as a rank (default: ${DEFAULT-VALUE}).")
     int nproc;
 
-    @Option(names = "--backend", paramLabel = "B", defaultValue = "tcp", description = "Backend (default: tcp).")
+    @Option(names = "--backend", paramLabel = "B", defaultValue = "tcp",
+            completionCandidates = Candidates.Backends.class,
+            description = "Backend: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     String backend;
 
     @Option(names = "--msg-bytes", paramLabel = "SIZE", defaultValue = "4MiB",

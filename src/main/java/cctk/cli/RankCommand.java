@@ -30,7 +30,9 @@ final class RankCommand implements Callable<Integer> {
     @Option(names = "--spec", paramLabel = "FILE", description = "The (frozen) job spec to run.")
     Path specFile;
 
-    @Option(names = "--backend", paramLabel = "B", description = "Run only this backend of the spec (tcp, nccl).")
+    @Option(names = "--backend", paramLabel = "B", completionCandidates = Candidates.Backends.class,
+            description = "Run only this backend of the spec (${COMPLETION-CANDIDATES}, or the spec's"
+                    + " nccl.backend_name).")
     String backend;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "60",

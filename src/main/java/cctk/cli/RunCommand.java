@@ -1,17 +1,12 @@
 package cctk.cli;
 
 import cctk.CctkException;
-import cctk.comm.DType;
 import cctk.launch.LocalCapacity;
 import cctk.launch.LocalLauncher;
+import cctk.launch.LocalRun;
 import cctk.launch.LocalSpecs;
 import cctk.spec.JobSpec;
-import cctk.spec.MessageSize;
 import cctk.spec.SpecParser;
-import cctk.spec.SpecWriter;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +25,8 @@ import picocli.CommandLine.Spec;
             + "output prefixed with [rank N], and exits with the worst exit code of the ranks.",
             "Without SPEC, a spec is built from the flags (backend tcp unless --backend)."},
         footerHeading = "%nExamples:%n",
-        footer = {"  cctk run configs/local.yaml", "  cctk run --nproc 2,4 --collectives all_reduce --sizes 1KiB,1MiB"})
+        footer = {"  cctk run configs/local.yaml",
+            "  cctk run --nproc 2,4 --collectives all_reduce --sizes 1KiB,1MiB --dtypes float32,bfloat16 --iters 50"})
 final class RunCommand implements Callable<Integer> {
 
     @Spec
@@ -43,17 +39,45 @@ final class RunCommand implements Callable<Integer> {
             + "(default: 2).")
     List<Integer> nproc = new ArrayList<>();
 
-    @Option(names = "--backend", paramLabel = "B", description = "Backend: with SPEC, only this one of the spec's;"
-            + " without, the one to run (default: tcp).")
+    @Option(names = "--backend", paramLabel = "B", completionCandidates = Candidates.Backends.class,
+            description = "Backend: with SPEC, only this one of the spec's; without, the one to run (default: tcp):"
+            + " ${COMPLETION-CANDIDATES}.")
     String backend;
 
-    @Option(names = "--collectives", split = ",", paramLabel = "C", description = "Without SPEC: collectives "
-            + "(all_reduce, all_gather, reduce_scatter, broadcast, alltoall, ...).")
+    @Option(names = "--collectives", split = ",", paramLabel = "C", completionCandidates = Candidates.Collectives.class,
+            description = "Without SPEC: collectives (default: all): ${COMPLETION-CANDIDATES}.")
     List<String> collectives = new ArrayList<>();
 
     @Option(names = "--sizes", split = ",", paramLabel = "S", description = "Without SPEC: message sizes "
-            + "(4MiB, 512KiB, or a number of elements).")
+            + "(4MiB, 512KiB, 1MB, or a number of elements; default: 1MiB).")
     List<String> sizes = new ArrayList<>();
+
+    @Option(names = "--dtypes", split = ",", paramLabel = "T", completionCandidates = Candidates.DTypes.class,
+            description = "Without SPEC: element types (default: float32): ${COMPLETION-CANDIDATES}.")
+    List<String> dtypes = new ArrayList<>();
+
+    @Option(names = "--ops", split = ",", paramLabel = "OP", completionCandidates = Candidates.Ops.class,
+            description = "Without SPEC: reduce operators (default: sum): ${COMPLETION-CANDIDATES}.")
+    List<String> ops = new ArrayList<>();
+
+    @Option(names = "--warmup", paramLabel = "N", description = "Without SPEC: untimed iterations per measurement"
+            + " (default: 5).")
+    Integer warmup;
+
+    @Option(names = "--iters", paramLabel = "N", description = "Without SPEC: timed iterations (default: 20).")
+    Integer iters;
+
+    @Option(names = "--check-iters", paramLabel = "N", description = "Without SPEC: separately checked iterations"
+            + " (default: 1).")
+    Integer checkIters;
+
+    @Option(names = "--in-place", paramLabel = "L", completionCandidates = Candidates.InPlace.class,
+            description = "Without SPEC: buffer layouts, ${COMPLETION-CANDIDATES} (default: both).")
+    String inPlace;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "Without SPEC: where the result files go"
+            + " (default: results/run).")
+    Path output;
 
     @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "10", description = "After a rank fails, how"
             + " long the others get to end on their own before they are stopped (default: ${DEFAULT-VALUE}).")
@@ -65,68 +89,33 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter err = spec.commandLine().getErr();
-        final JobSpec job;
-        final Path file;
-        if (specFile != null) {
-            if (!nproc.isEmpty() || !collectives.isEmpty() || !sizes.isEmpty()) {
-                throw CctkException.usage("--nproc, --collectives and --sizes build a spec; with SPEC, edit the spec.");
-            }
-            job = SpecParser.parse(specFile);
-            file = specFile.toAbsolutePath();
-        } else {
-            if (backend != null && !List.of("tcp", "nccl").contains(backend)) {
-                throw CctkException.usage("--backend: unknown backend '" + backend + "'; without SPEC it is tcp or"
-                        + " nccl (a library under another name needs a spec's nccl.backend_name).");
-            }
-            job = LocalSpecs.fromFlags(nproc.isEmpty() ? List.of(2) : nproc, backend == null ? "tcp" : backend,
-                    collectives, sizes);
-            file = frozen(job);
-        }
         if (graceSeconds < 0 || graceSeconds > 3600) {
             throw CctkException.usage("--grace: expected 0 to 3600 seconds, found " + graceSeconds + ".");
         }
-        final LocalCapacity capacity = LocalCapacity.probe();
-        final long perRank = LocalCapacity.RANK_BASE_BYTES + 3 * largestBuffer(job);
-        for (final int world : job.benchmark().taskCounts()) {
-            capacity.check(world, perRank, oversubscribe, specFile == null ? "--nproc" : "benchmark.tasks of "
-                    + specFile);
-        }
-        final LocalLauncher launcher = new LocalLauncher(out, err, Duration.ofSeconds(graceSeconds));
-        int worst = 0;
-        for (final int world : job.benchmark().taskCounts()) {
-            out.println("cctk run: " + world + " rank(s) of " + file);
-            out.flush();
-            final List<String> args = new ArrayList<>(List.of("rank", "--spec", file.toString()));
-            args.addAll(Main.stacktraceFlag(spec));
-            if (backend != null && specFile != null) {
-                args.addAll(List.of("--backend", backend));
+        final LocalSpecs.Flags flags = new LocalSpecs.Flags(nproc, backend, collectives, sizes, dtypes, ops, warmup,
+                iters, checkIters, inPlace, output);
+        final JobSpec job;
+        if (specFile != null) {
+            if (!nproc.isEmpty() || !collectives.isEmpty() || !sizes.isEmpty() || !dtypes.isEmpty() || !ops.isEmpty()
+                    || warmup != null || iters != null || checkIters != null || inPlace != null || output != null) {
+                throw CctkException.usage("--nproc, --collectives, --sizes, --dtypes, --ops, --warmup, --iters,"
+                        + " --check-iters, --in-place and --output build a spec; with SPEC, edit the spec.");
             }
-            worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(args)));
-        }
-        return worst;
-    }
-
-    /** The largest message of the sweep in bytes, over its sizes and types. */
-    private static long largestBuffer(final JobSpec job) {
-        long max = 0;
-        for (final MessageSize size : job.benchmark().sizes()) {
-            for (final DType type : job.benchmark().dtypes()) {
-                max = Math.max(max, size.bytes(type));
+            job = SpecParser.parse(specFile);
+            if (backend != null && !job.benchmark().backends().contains(backend)) {
+                throw CctkException.usage("--backend " + backend + " is not one of the spec's backends "
+                        + job.benchmark().backends() + ".");
             }
+        } else {
+            job = LocalSpecs.fromFlags(flags);
         }
-        return max;
-    }
-
-    private static Path frozen(final JobSpec job) {
-        try {
-            final Path f = Files.createTempFile("cctk-run-", ".yaml");
-            Files.writeString(f, SpecWriter.toYaml(job));
-            f.toFile().deleteOnExit();
-            return f;
-        } catch (final IOException e) {
-            throw CctkException.environment("cannot write the spec built from the flags: " + e.getMessage(), e);
+        final List<String> rankArgs = new ArrayList<>(Main.stacktraceFlag(spec));
+        if (backend != null && specFile != null) {
+            rankArgs.addAll(List.of("--backend", backend));
         }
+        final LocalLauncher launcher = new LocalLauncher(spec.commandLine().getOut(), spec.commandLine().getErr(),
+                Duration.ofSeconds(graceSeconds));
+        return new LocalRun(spec.commandLine().getOut(), launcher).run(job, specFile, rankArgs, oversubscribe,
+                specFile == null ? "--nproc" : "benchmark.tasks of " + specFile);
     }
 }

@@ -1,9 +1,10 @@
 package cctk.comm;
 
 /**
- * The CPU backend's tuning knobs, in one place: each one's system property ({@code java -Dcctk.tcp.spinMicros=0
- * -jar cctk.jar ...}; the launcher and the job script pass {@code JAVA_TOOL_OPTIONS} through), its default, and
- * what it changes. They exist to find causes and to tune a site; the defaults are what cctk measures with.
+ * The CPU backend's tuning knobs (tcp and shared memory), in one place: each one's system property
+ * ({@code java -Dcctk.tcp.spinMicros=0 -jar cctk.jar ...}; the launcher and the job script pass
+ * {@code JAVA_TOOL_OPTIONS} through), its default, and what it changes. They exist to find causes and to tune a
+ * site; the defaults are what cctk measures with.
  *
  * @param reduceReadBytes  {@value #REDUCE_READ_PROP}: a reducing receive reads at most this much per call and reduces
  *                         it while it is in cache (default 256 KiB, at least 4 KiB, rounded down to 64 bytes); its
@@ -20,9 +21,13 @@ package cctk.comm;
  *                         instead of running the ring (default 64 KiB). Read once per process.
  * @param directMemory     {@value #DIRECT_MEMORY_PROP}: float reductions by address (JDK 17-22; default true); false
  *                         runs the portable path. Read once per process.
+ * @param shmSpins         {@value #SHM_SPINS_PROP}: how often a rank waiting on shared memory spins before it yields
+ *                         and then parks (default 2000; 0 where ranks outnumber cores)
+ * @param shmDirectMaxBytes {@value #SHM_DIRECT_MAX_PROP}: up to this size a shared-memory all-reduce takes two
+ *                         handoffs instead of three (default 32 KiB). Read once per process.
  */
 public record Tuning(int reduceReadBytes, boolean yield, long spinMicros, int streamSendBytes, int directMaxBytes,
-                     boolean directMemory) {
+                     boolean directMemory, int shmSpins, int shmDirectMaxBytes) {
 
     /** System property of {@link #reduceReadBytes}. */
     public static final String REDUCE_READ_PROP = "cctk.tcp.reduceReadBytes";
@@ -36,16 +41,25 @@ public record Tuning(int reduceReadBytes, boolean yield, long spinMicros, int st
     public static final String DIRECT_MAX_PROP = "cctk.tcp.directMaxBytes";
     /** System property of {@link #directMemory}. */
     public static final String DIRECT_MEMORY_PROP = "cctk.directMemory";
+    /** System property of {@link #shmSpins}. */
+    public static final String SHM_SPINS_PROP = "cctk.shm.spins";
+    /** System property of {@link #shmDirectMaxBytes}. */
+    public static final String SHM_DIRECT_MAX_PROP = "cctk.shm.directMaxBytes";
 
     /** Default of {@link #reduceReadBytes}. */
     public static final int REDUCE_READ_DEFAULT = 256 << 10;
     /** Default of {@link #directMaxBytes}. */
     public static final int DIRECT_MAX_DEFAULT = 64 << 10;
+    /** Default of {@link #shmSpins}. */
+    public static final int SHM_SPINS_DEFAULT = 2000;
+    /** Default of {@link #shmDirectMaxBytes}. */
+    public static final int SHM_DIRECT_MAX_DEFAULT = 32 << 10;
     /** {@link #spinMicros} and {@link #streamSendBytes}: decided by the backend. */
     public static final int AUTO = -1;
 
     /** Every knob at its default. */
-    public static final Tuning DEFAULT = new Tuning(REDUCE_READ_DEFAULT, false, AUTO, AUTO, DIRECT_MAX_DEFAULT, true);
+    public static final Tuning DEFAULT = new Tuning(REDUCE_READ_DEFAULT, false, AUTO, AUTO, DIRECT_MAX_DEFAULT, true,
+        SHM_SPINS_DEFAULT, SHM_DIRECT_MAX_DEFAULT);
 
     public Tuning {
         reduceReadBytes = Math.max(4 << 10, reduceReadBytes) & ~63;
@@ -57,6 +71,8 @@ public record Tuning(int reduceReadBytes, boolean yield, long spinMicros, int st
             Boolean.parseBoolean(System.getProperty(YIELD_PROP, "false")),
             Long.getLong(SPIN_MICROS_PROP, AUTO), Math.max(AUTO, Integer.getInteger(STREAM_SEND_PROP, AUTO)),
             Integer.getInteger(DIRECT_MAX_PROP, DIRECT_MAX_DEFAULT),
-            Boolean.parseBoolean(System.getProperty(DIRECT_MEMORY_PROP, "true")));
+            Boolean.parseBoolean(System.getProperty(DIRECT_MEMORY_PROP, "true")),
+            Math.max(0, Integer.getInteger(SHM_SPINS_PROP, SHM_SPINS_DEFAULT)),
+            Integer.getInteger(SHM_DIRECT_MAX_PROP, SHM_DIRECT_MAX_DEFAULT));
     }
 }

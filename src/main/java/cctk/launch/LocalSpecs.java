@@ -17,50 +17,122 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
 
-/** A job spec for {@code cctk run} without a file: the local defaults, changed by flags. */
+/**
+ * A job spec for {@code cctk run} without a file, from its flags: every default is a spec's default
+ * ({@link Benchmark}'s constants), and a bad flag is a usage error that names the flag, before any rank starts.
+ * <b>Note:</b> threadsafe (no state).
+ */
 public final class LocalSpecs {
 
-    /** Collectives run when none are named. */
-    public static final List<CollectiveType> DEFAULT_COLLECTIVES = List.of(CollectiveType.ALL_REDUCE,
-            CollectiveType.ALL_GATHER, CollectiveType.REDUCE_SCATTER, CollectiveType.BROADCAST,
-            CollectiveType.ALLTOALL);
-    /** Sizes run when none are named. */
-    public static final List<String> DEFAULT_SIZES = List.of("1KiB", "64KiB", "1MiB");
-    /** Deadline of every wait on a peer. */
-    public static final int DEFAULT_TIMEOUT_SECONDS = 60;
+    /** The job name of a run from flags; its results go to {@code results/run} unless {@code --output} says. */
+    public static final String JOB_NAME = "run";
+    /** The backends a run from flags may name. */
+    public static final List<String> BACKENDS = List.of("tcp", "nccl");
+
+    /**
+     * What the flags say; null or empty means the spec's default.
+     *
+     * @param nproc       world sizes (default: 2)
+     * @param backend     tcp or nccl (default: tcp)
+     * @param collectives spec names (default: all)
+     * @param sizes       spec sizes: {@code 4MiB}, {@code 1KB}, or a number of elements (default: 1 MiB)
+     * @param dtypes      type names (default: float32)
+     * @param ops         operator names (default: sum)
+     * @param warmup      untimed iterations per measurement, or null
+     * @param iters       timed iterations, or null
+     * @param checkIters  checked iterations, or null
+     * @param inPlace     both, true or false, or null
+     * @param output      the result directory, or null
+     */
+    public record Flags(List<Integer> nproc, String backend, List<String> collectives, List<String> sizes,
+                        List<String> dtypes, List<String> ops, Integer warmup, Integer iters, Integer checkIters,
+                        String inPlace, Path output) {
+    }
 
     private LocalSpecs() {
     }
 
-    /** The spec for world sizes {@code nproc}, backend, collectives (spec names) and sizes ({@code 4MiB}, 1024). */
-    public static JobSpec fromFlags(final List<Integer> nproc, final String backend, final List<String> collectives,
-                                    final List<String> sizes) {
-        if (nproc.isEmpty() || nproc.stream().anyMatch(n -> n < 1)) {
+    /** The spec the flags describe. */
+    public static JobSpec fromFlags(final Flags f) {
+        final List<Integer> nproc = f.nproc() == null || f.nproc().isEmpty() ? List.of(2) : f.nproc();
+        if (nproc.stream().anyMatch(n -> n < 1)) {
             throw CctkException.usage("--nproc needs world sizes of at least 1, e.g. --nproc 2,4.");
         }
-        final List<CollectiveType> colls = new ArrayList<>();
-        for (final String c : collectives) {
-            final CollectiveType type = CollectiveType.bySpecName(c);
-            if (type == null) {
-                throw CctkException.usage("--collectives: unknown collective '" + c + "'; known: "
-                        + Arrays.stream(CollectiveType.values()).map(CollectiveType::specName).toList() + ".");
-            }
-            colls.add(type);
+        final String backend = f.backend() == null ? "tcp" : f.backend();
+        if (!BACKENDS.contains(backend)) {
+            throw CctkException.usage("--backend: unknown backend '" + backend + "'; without SPEC it is tcp or nccl"
+                + " (a library under another name needs a spec's nccl.backend_name).");
         }
+        final List<CollectiveType> colls = named("--collectives", f.collectives(), CollectiveType::bySpecName,
+            Arrays.stream(CollectiveType.values()).map(CollectiveType::specName).toList(),
+            List.of(CollectiveType.values()));
+        final List<DType> types = named("--dtypes", f.dtypes(), DType::bySpecName,
+            Arrays.stream(DType.values()).map(DType::specName).toList(), List.of(DType.FLOAT32));
+        final List<ReduceOp> ops = named("--ops", f.ops(), ReduceOp::bySpecName,
+            Arrays.stream(ReduceOp.values()).map(ReduceOp::specName).toList(), List.of(ReduceOp.SUM));
         final List<MessageSize> messageSizes = new ArrayList<>();
-        for (final String s : sizes.isEmpty() ? DEFAULT_SIZES : sizes) {
+        for (final String s : f.sizes() == null || f.sizes().isEmpty() ? List.<String>of() : f.sizes()) {
             messageSizes.add(size(s));
         }
-        final Benchmark b = new Benchmark(List.of(backend), List.copyOf(nproc),
-                colls.isEmpty() ? DEFAULT_COLLECTIVES : colls, messageSizes, List.of(DType.FLOAT32),
-                List.of(ReduceOp.SUM), 5, 20, 1, Benchmark.InPlace.OUT_OF_PLACE, 0,
-                new Benchmark.Imbalance(1.0, null), DEFAULT_TIMEOUT_SECONDS, Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
+        final Benchmark b = new Benchmark(List.of(backend), List.copyOf(nproc), colls,
+            messageSizes.isEmpty() ? List.of(Benchmark.DEFAULT_SIZE) : messageSizes, types, ops,
+            count("--warmup", f.warmup(), 0, Benchmark.DEFAULT_WARMUP),
+            count("--iters", f.iters(), 1, Benchmark.DEFAULT_ITERS),
+            count("--check-iters", f.checkIters(), 0, Benchmark.DEFAULT_CHECK_ITERS), inPlace(f.inPlace()), 0,
+            new Benchmark.Imbalance(4.0, null), Benchmark.DEFAULT_TIMEOUT_SECONDS,
+            Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
         final Cluster local = new Cluster("local", null, null, null, null, null, List.of(), List.of(), null, "java",
-                null);
-        final Resources resources = new Resources(1, Collections.max(nproc), 0, 1, "none", "block", List.of());
-        return new JobSpec(Path.of("cctk-run-flags.yaml"), new Job("local", "results", "00:30:00"), local,
-                resources, new LinkedHashMap<>(), new LinkedHashMap<>(), b, java.util.List.of());
+            null);
+        final int ranks = Collections.max(nproc);
+        final Resources resources = new Resources(1, ranks, backend.equals("nccl") ? ranks : 0, 1, "none", "block",
+            List.of());
+        final String out = f.output() == null ? "results/" + JOB_NAME : f.output().toString();
+        return new JobSpec(Path.of("cctk-run-flags.yaml"), new Job(JOB_NAME, out, "00:30:00"), local, resources,
+            new LinkedHashMap<>(), new LinkedHashMap<>(), b, List.of());
+    }
+
+    private static <T> List<T> named(final String flag, final List<String> names, final Function<String, T> byName,
+                                     final List<String> known, final List<T> fallback) {
+        if (names == null || names.isEmpty() || names.equals(List.of("all"))) {
+            return fallback;
+        }
+        final List<T> out = new ArrayList<>();
+        for (final String n : names) {
+            final T t = byName.apply(n.trim());
+            if (t == null) {
+                throw CctkException.usage(flag + ": unknown name '" + n + "'; known: " + String.join(", ", known)
+                    + ".");
+            }
+            if (!out.contains(t)) {
+                out.add(t);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static int count(final String flag, final Integer value, final int min, final int fallback) {
+        if (value == null) {
+            return fallback;
+        }
+        if (value < min || value > 1_000_000) {
+            throw CctkException.usage(flag + ": expected " + min + " to 1000000, found " + value + ".");
+        }
+        return value;
+    }
+
+    private static Benchmark.InPlace inPlace(final String text) {
+        if (text == null) {
+            return Benchmark.InPlace.BOTH;
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "both" -> Benchmark.InPlace.BOTH;
+            case "true", "yes", "only" -> Benchmark.InPlace.IN_PLACE;
+            case "false", "no" -> Benchmark.InPlace.OUT_OF_PLACE;
+            default -> throw CctkException.usage("--in-place: expected both, true or false, found '" + text + "'.");
+        };
     }
 
     /** {@code 4MiB}, {@code 512KiB}, {@code 64B} count bytes; a bare number counts elements, as in specs. */

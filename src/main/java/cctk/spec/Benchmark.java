@@ -30,6 +30,16 @@ public record Benchmark(List<String> backends, List<Integer> taskCounts, List<Co
 
     /** Seconds a rank may spend warming its JIT before the sweep, unless the spec says otherwise. */
     public static final int DEFAULT_JIT_WARMUP_SECONDS = 10;
+    /** Untimed iterations per measurement when the spec names none. */
+    public static final int DEFAULT_WARMUP = 5;
+    /** Timed iterations per measurement when the spec names none. */
+    public static final int DEFAULT_ITERS = 20;
+    /** Separately checked iterations per measurement when the spec names none. */
+    public static final int DEFAULT_CHECK_ITERS = 1;
+    /** Deadline of every wait on a peer, in seconds, when the spec names none. */
+    public static final int DEFAULT_TIMEOUT_SECONDS = 120;
+    /** The size measured when the spec names none: 1 MiB. */
+    public static final MessageSize DEFAULT_SIZE = new MessageSize(1L << 20, false);
 
     /** Buffer layouts: separate send and receive buffers, one shared buffer, or both. */
     public enum InPlace {

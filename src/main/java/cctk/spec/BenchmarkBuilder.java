@@ -37,14 +37,15 @@ final class BenchmarkBuilder {
                 Arrays.stream(DType.values()).map(DType::specName).toList());
         final List<ReduceOp> ops = named(s, "ops", ReduceOp::bySpecName, ReduceOp.SUM,
                 Arrays.stream(ReduceOp.values()).map(ReduceOp::specName).toList());
-        final int warmup = s.integer("warmup", 0, 1_000_000, 5);
-        final int iters = s.integer("iters", 1, 1_000_000, 20);
-        final int checkIters = s.integer("check_iters", 0, 1_000_000, 1);
+        final int warmup = s.integer("warmup", 0, 1_000_000, Benchmark.DEFAULT_WARMUP);
+        final int iters = s.integer("iters", 1, 1_000_000, Benchmark.DEFAULT_ITERS);
+        final int checkIters = s.integer("check_iters", 0, 1_000_000, Benchmark.DEFAULT_CHECK_ITERS);
         final Benchmark.InPlace inPlace = inPlace(s);
         final int minTasks = Collections.min(tasks);
         final int root = s.integer("root", 0, Math.max(0, minTasks - 1), 0);
         final Benchmark.Imbalance imbalance = imbalance(s.section("alltoallv"));
-        final int timeout = seconds(s, "timeout", "a timeout", 1, MAX_TIMEOUT, "from 1s to 24h", 120);
+        final int timeout = seconds(s, "timeout", "a timeout", 1, MAX_TIMEOUT, "from 1s to 24h",
+                Benchmark.DEFAULT_TIMEOUT_SECONDS);
         final int jitWarmup = seconds(s, "jit_warmup", "a warm-up budget", 0, MAX_JIT_WARMUP, "from 0 (none) to 10m",
                 Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
         s.finish();
@@ -120,7 +121,7 @@ final class BenchmarkBuilder {
 
     private static List<MessageSize> sizes(final Section s) {
         final SpecValue v = s.get("sizes");
-        final List<MessageSize> fallback = List.of(new MessageSize(1L << 20, false));
+        final List<MessageSize> fallback = List.of(Benchmark.DEFAULT_SIZE);
         if (v == null) {
             return fallback;
         }

@@ -84,4 +84,15 @@ class MainTest {
         assertThat(plain.err()).startsWith("cctk: ").doesNotContain("\tat ");
         assertThat(traced.err()).startsWith(plain.err().strip()).contains("\tat cctk.");
     }
+
+    @Test
+    void shellCompletionOffersTheValuesOfEachOption() {
+        final Result r = cctk("generate-completion");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("complete -F", "cctk")
+            .contains("(\"tcp\" \"nccl\") # --backend values",
+                "(\"all_reduce\" \"all_gather\" \"reduce_scatter\"", "(\"float32\" \"float64\" \"float16\" \"bfloat16\"",
+                "(\"sum\" \"prod\" \"min\" \"max\" \"avg\")", "(\"hello\" \"broadcast\" \"allreduce\" \"alltoall\")",
+                "(\"both\" \"true\" \"false\") # --in-place values");
+    }
 }

@@ -138,8 +138,8 @@ class RenderCommandTest {
         final Path bin = Files.createDirectories(tmp.resolve("bin"));
         assertThat(cctk.render.ScriptFiles.missing(spec, tmp, cctk.Environment.of(java.util.Map.of("PATH",
             bin.toString())))).singleElement().asString().contains("'no-such-java-here' is not on this PATH");
-        final Path java = Files.writeString(bin.resolve("no-such-java-here"), "#!/bin/sh\n");
-        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        final Path fakeJava = Files.writeString(bin.resolve("no-such-java-here"), "#!/bin/sh\n");
+        Files.setPosixFilePermissions(fakeJava, PosixFilePermissions.fromString("rwx------"));
         assertThat(cctk.render.ScriptFiles.missing(spec, tmp, cctk.Environment.of(java.util.Map.of("PATH",
             bin.toString())))).isEmpty();
     }

@@ -3,6 +3,7 @@ package cctk.comm.shm;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
+import cctk.comm.Tuning;
 import java.nio.ByteBuffer;
 
 /**
@@ -17,7 +18,7 @@ import java.nio.ByteBuffer;
 final class ReducingOps {
 
     /** Up to this many bytes, all-reduce reduces whole vectors on every rank instead of blocks. */
-    static final int DIRECT_MAX = Integer.getInteger("cctk.shm.directMaxBytes", 32 << 10);
+    static final int DIRECT_MAX = Tuning.fromSystemProperties().shmDirectMaxBytes();
 
     private final Handoff h;
     private final int me;

@@ -2,6 +2,7 @@ package cctk.comm.shm;
 
 import cctk.CctkException;
 import cctk.comm.DType;
+import cctk.comm.Tuning;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -44,7 +45,7 @@ final class Waiter {
         this.deadlineNanos = deadlineNanos;
         // more ranks than cores: a spinning rank holds the core the rank it waits for needs
         final boolean sharesCores = size > Runtime.getRuntime().availableProcessors();
-        this.spins = sharesCores ? 0 : Integer.getInteger("cctk.shm.spins", 2000);
+        this.spins = sharesCores ? 0 : Tuning.fromSystemProperties().shmSpins();
         this.yields = sharesCores ? 8 : 32;
     }
 

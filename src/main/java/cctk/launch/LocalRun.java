@@ -1,0 +1,125 @@
+package cctk.launch;
+
+import cctk.CctkException;
+import cctk.IoErrors;
+import cctk.OwnerFiles;
+import cctk.Printable;
+import cctk.comm.DType;
+import cctk.spec.JobSpec;
+import cctk.spec.MessageSize;
+import cctk.spec.SpecWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * What {@code cctk run} does once its spec is known: checks the machine can hold the ranks, runs each world size of
+ * the spec as local rank processes, and at the end names the result files the run wrote (the files that were not in
+ * the output directory before). A spec built from flags is frozen into the output directory first, so the result
+ * header names a file that is still there.
+ * <b>Note:</b> not threadsafe; one run per instance.
+ */
+public final class LocalRun {
+
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    private final PrintWriter out;
+    private final LocalLauncher launcher;
+
+    /** A run that prints to {@code out} and starts its ranks with {@code launcher}. */
+    public LocalRun(final PrintWriter out, final LocalLauncher launcher) {
+        this.out = out;
+        this.launcher = launcher;
+    }
+
+    /**
+     * Runs {@code job}: from {@code specFile} when the user named one, else (null) from flags, frozen first.
+     *
+     * @param rankArgs extra arguments for every {@code cctk rank} (e.g. {@code --backend}, {@code --stacktrace})
+     * @param what     how the user named the world sizes, for the capacity error ({@code --nproc})
+     * @return the worst exit code of the ranks
+     */
+    public int run(final JobSpec job, final Path specFile, final List<String> rankArgs, final boolean oversubscribe,
+                   final String what) {
+        final LocalCapacity capacity = LocalCapacity.probe();
+        final long perRank = LocalCapacity.RANK_BASE_BYTES + 3 * largestBuffer(job);
+        for (final int world : job.benchmark().taskCounts()) {
+            capacity.check(world, perRank, oversubscribe, what);
+        }
+        final Path outputDir = Path.of(job.job().outputDir()).toAbsolutePath().normalize();
+        final Set<Path> before = listing(outputDir);
+        final Path file = specFile != null ? specFile.toAbsolutePath() : freeze(job, outputDir);
+        int worst = 0;
+        for (final int world : job.benchmark().taskCounts()) {
+            out.println("cctk run: " + world + " rank(s) of " + Printable.of(file.toString()));
+            out.flush();
+            final List<String> args = new ArrayList<>(List.of("rank", "--spec", file.toString()));
+            args.addAll(rankArgs);
+            worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(args)));
+        }
+        report(outputDir, before);
+        return worst;
+    }
+
+    /** Names the files the run added to {@code dir}, one line each, or says there are none. */
+    private void report(final Path dir, final Set<Path> before) {
+        final Set<Path> added = listing(dir);
+        added.removeAll(before);
+        if (added.isEmpty()) {
+            out.println("cctk run: no result files were written to " + Printable.of(dir.toString()));
+        } else {
+            out.println("cctk run: results in " + Printable.of(dir.toString()) + ":");
+            added.forEach(f -> out.println("  " + Printable.of(f.getFileName().toString())));
+        }
+        out.flush();
+    }
+
+    private static Set<Path> listing(final Path dir) {
+        final Set<Path> files = new TreeSet<>();
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> s = Files.list(dir)) {
+                s.filter(Files::isRegularFile).forEach(files::add);
+            } catch (final IOException e) {
+                // an unreadable directory lists nothing; the ranks report their own errors writing there
+            }
+        }
+        return files;
+    }
+
+    /** The spec built from flags, as {@code DIR/cctk-run-<stamp>.yaml} (owner-only): what the ranks read. */
+    private static Path freeze(final JobSpec job, final Path outputDir) {
+        String name = "cctk-run-" + STAMP.format(LocalDateTime.now());
+        try {
+            OwnerFiles.directory(outputDir);
+            for (int n = 1; Files.exists(outputDir.resolve(name + ".yaml")); n++) {
+                name = "cctk-run-" + STAMP.format(LocalDateTime.now()) + "-" + n;
+            }
+            final Path f = outputDir.resolve(name + ".yaml");
+            OwnerFiles.bytes(f, SpecWriter.toYaml(job).getBytes(StandardCharsets.UTF_8));
+            return f;
+        } catch (final IOException e) {
+            throw CctkException.environment("cannot write the spec built from the flags into " + outputDir + ": "
+                + IoErrors.reason(e) + ".", e);
+        }
+    }
+
+    /** The largest message of the sweep in bytes, over its sizes and types. */
+    static long largestBuffer(final JobSpec job) {
+        long max = 0;
+        for (final MessageSize size : job.benchmark().sizes()) {
+            for (final DType type : job.benchmark().dtypes()) {
+                max = Math.max(max, size.bytes(type));
+            }
+        }
+        return max;
+    }
+}
