@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,9 +50,10 @@ final class Blame {
         final Set<String> nics = new LinkedHashSet<>();
         final Set<Integer> waiting = new TreeSet<>();
         final Map<Integer, Set<String>> nicsOf = new LinkedHashMap<>();
-        String seconds = null;
+        final Map<Integer, String> secondsOf = new TreeMap<>();
         boolean signalled = false;
-        for (final Map.Entry<Integer, String> e : said.entrySet()) {
+        // in rank order, so the line names NICs and seconds the same way whatever order the diagnoses came in
+        for (final Map.Entry<Integer, String> e : new TreeMap<>(said).entrySet()) {
             final String text = e.getValue();
             signalled |= text.startsWith(STOPPED);
             final Matcher w = WAITED_FOR.matcher(text);
@@ -74,8 +76,8 @@ final class Blame {
                 }
             }
             final Matcher s = WAITED.matcher(text);
-            if (seconds == null && s.find()) {
-                seconds = s.group(1);
+            if (s.find()) {
+                secondsOf.put(e.getKey(), s.group(1));
             }
         }
         for (final String text : storeNotices(said, fallback)) {
@@ -113,6 +115,8 @@ final class Blame {
                 if (lost.contains(r)) {
                     parts.add("rank " + r + " died (its connections closed)");
                 } else if (waiters.containsKey(r)) {
+                    // how long its first waiter waited for it (a rank woken later may have waited longer on others)
+                    final String seconds = secondsOf.get(waiters.get(r).iterator().next());
                     parts.add("rank " + r + " stalled (" + ranks(waiters.get(r)) + " waited "
                         + (seconds == null ? "" : seconds + " s ") + "for it)");
                 } else {

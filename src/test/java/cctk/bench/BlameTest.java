@@ -38,6 +38,18 @@ class BlameTest {
     }
 
     @Test
+    void theLineIsTheSameWhateverOrderTheDiagnosesCameIn() {
+        // the woken rank's own, longer wait first: the seconds are still those its waiters waited for it
+        final java.util.LinkedHashMap<Integer, String> said = new java.util.LinkedHashMap<>();
+        said.put(2, "rank 2 waited 8.1 s without progress during all_reduce for rank 1 (not reading) over lo; the x");
+        said.put(3, "rank 3 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over lo; the x");
+        said.put(0, "rank 0 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over eth0; x");
+        said.put(1, "rank 1 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over lo; the x");
+        assertThat(Blame.of(4, said, AT, "fallback"))
+                .isEqualTo("rank 2 stalled (ranks 0, 1, 3 waited 8.0 s for it) during " + AT + " over eth0,lo");
+    }
+
+    @Test
     void aKilledRankIsNamedAsDeadNotTheInternalVote() {
         final String line = Blame.of(3, Map.of(
             0, "rank 0: rank 1 (10.10.1.2:4000) over eth0 closed the connection during all_reduce; rank 1 probably"
