@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code cctk report RESULTS...}: one report directory from any number of runs. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Combine result files (profile_*.csv/.json, or directories holding them: several backends, "
-            + "world sizes, runs or clusters) into one report directory: combined.csv, full_results.md, "
+        description = {"Combine result files (profile_*.csv/.json, nccl-tests' output as *.txt/*.log/*.out or its -J "
+            + "JSON, or directories holding them: several backends, world sizes, runs or clusters) into one report "
+            + "directory: combined.csv, full_results.md, "
             + "summary_by_config.md, analysis.txt (plateau busbw, crossovers, ratios, noisy sizes), plots/*.png "
             + "(time and busbw vs size per collective, a comparison at one size) and a self-contained report.html.",
             "References (expected busbw per collective and size range) are judged on the median busbw of the sizes "
@@ -58,6 +59,10 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--at", paramLabel = "SIZE", defaultValue = "100MiB",
             description = "Size of the comparison chart and table, e.g. 100MiB (default: ${DEFAULT-VALUE}).")
     String at;
+
+    @Option(names = "--nccl-tests", description = "Also write every run in nccl-tests' text layout (one file per run "
+        + "in DIR/nccl-tests/, one test per collective), for parsers of nccl-tests logs.")
+    boolean ncclTests;
 
     @Option(names = "--cv-limit", paramLabel = "PCT", defaultValue = "20",
             description = "List measurements whose variation exceeds PCT %% as outliers (default: ${DEFAULT-VALUE}).")
@@ -101,7 +106,7 @@ final class ReportCommand implements Callable<Integer> {
                 + " readable cctk result (profile_*.csv or .json). Run 'cctk run SPEC' first, or name the results"
                 + " directory.");
         }
-        final ReportWriter.Report report = ReportWriter.write(set, refs, atBytes, cvLimit, output);
+        final ReportWriter.Report report = ReportWriter.write(set, refs, atBytes, cvLimit, output, ncclTests);
         final String dir = Printable.of(output.toString());
         out.println("cctk: report of " + set.runs().size() + " runs in " + dir + " (" + report.files().size()
             + " files; open " + Printable.of(output.resolve("report.html").toString()) + ")");
