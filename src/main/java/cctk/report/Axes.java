@@ -78,8 +78,8 @@ final class Axes {
      * A value axis.
      *
      * @param log true for a logarithmic axis
-     * @param min its lower end (a power of ten), when logarithmic
-     * @param max its upper end (a power of ten), when logarithmic
+     * @param min its lower end: a power of ten when logarithmic, else 0 (NaN: no values)
+     * @param max its upper end: a power of ten when logarithmic, else a round number above the largest value
      */
     record ValueScale(boolean log, double min, double max) {
     }
@@ -110,8 +110,10 @@ final class Axes {
     }
 
     /**
-     * True when the sizes are decimal: more of them are whole multiples of their decimal unit (10 MB) than of their
-     * binary unit (16 MiB); a tie, or sizes below 1000 B only, is binary.
+     * True when the sizes are decimal: more of them are whole multiples of their decimal unit (10 MB), or within 1 %
+     * of one digit times a power of ten (9,999,984 B: 10 MB rounded to whole elements per rank), than are whole
+     * multiples of their binary unit (16 MiB) or within 1 % of a power of two; a tie, or sizes below 1000 B only, is
+     * binary.
      */
     static boolean decimal(final Collection<Long> sizes) {
         int decimal = 0;
@@ -120,12 +122,33 @@ final class Axes {
             if (s < 1000) {
                 continue;
             }
-            final boolean d = Numbers.exactDecimal(s) != null;
             final boolean b = Numbers.exactBytes(s).endsWith("iB");
-            decimal += d && !b ? 1 : 0;
-            binary += b && !d ? 1 : 0;
+            final boolean d = !b && Numbers.exactDecimal(s) != null;
+            final boolean nearD = !b && !d && near(s, Math.pow(10, Math.floor(Math.log10(s))), 10);
+            final boolean nearB = !b && !d && near(s, Math.pow(2, Math.floor(Math.log(s) / Math.log(2))), 2);
+            decimal += d || nearD && !nearB ? 1 : 0;
+            binary += b || nearB && !nearD ? 1 : 0;
         }
         return decimal > binary;
+    }
+
+    /** True when {@code s} is within 1 % of a whole multiple (below {@code base}) of {@code unit}, or of the next. */
+    private static boolean near(final long s, final double unit, final int base) {
+        final double m = Math.rint(s / unit);
+        return m >= 1 && m <= base && Math.abs(s - m * unit) <= NominalSizes.TOLERANCE * s
+            && (base == 10 || m == 1 || m == 2);
+    }
+
+    /** The round number (1, 2, 2.5 or 5 times a power of ten) at or above 1.05 {@code v}. */
+    static double niceAbove(final double v) {
+        final double target = v * 1.05;
+        final double decade = Math.pow(10, Math.floor(Math.log10(target)));
+        for (final double m : new double[] {1, 2, 2.5, 5, 10}) {
+            if (m * decade >= target) {
+                return m * decade;
+            }
+        }
+        return 10 * decade;
     }
 
     /** The value axis for the finite, positive {@code values} (others are ignored). */
@@ -138,8 +161,11 @@ final class Axes {
                 hi = Math.max(hi, v);
             }
         }
-        if (hi == 0 || hi / lo < 10) {
+        if (hi == 0) {
             return new ValueScale(false, Double.NaN, Double.NaN);
+        }
+        if (hi / lo < 10) {
+            return new ValueScale(false, 0, niceAbove(hi));
         }
         final double bottom = Math.floor(Math.log10(lo));
         final double top = Math.max(Math.ceil(Math.log10(hi)), bottom + 2);

@@ -77,6 +77,10 @@ final class Charts {
             c.getStyler().setYAxisLogarithmic(true);
             c.getStyler().setYAxisMin(vy.min());
             c.getStyler().setYAxisMax(vy.max());
+        } else if (!Double.isNaN(vy.max())) {
+            // a linear axis from 0 to a round number: several labelled ticks even for one value
+            c.getStyler().setYAxisMin(vy.min());
+            c.getStyler().setYAxisMax(vy.max());
         }
         final List<String> ops = lines.stream().map(Series::op).distinct().toList();
         final Set<String> taken = new HashSet<>();

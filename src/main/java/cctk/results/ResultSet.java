@@ -98,18 +98,26 @@ public final class ResultSet {
         return clusters && r.cluster() != null ? r.cluster() + " " : "";
     }
 
-    /** Names the runs that share a name, by what tells them apart (decided once per group). */
+    /**
+     * Names the runs that share a name by the first of these that tells them apart (decided once per group): the
+     * start to the minute, to the second, the hosts, the job id, the file; a number only when none does.
+     */
     private void label(final String name, final List<Run> same) {
         final int n = same.size();
-        final boolean byMinute = same.stream().map(r -> start(r, 16)).distinct().count() == n;
-        final boolean bySecond = !byMinute && same.stream().map(r -> start(r, 19)).distinct().count() == n;
-        final boolean byJob = !byMinute && !bySecond && same.stream().map(Run::jobId).distinct().count() == n;
+        final List<java.util.function.Function<Run, String>> ways = List.of(r -> start(r, 16), r -> start(r, 19),
+            r -> r.hosts().isEmpty() ? null : r.hosts().get(0) + (r.hosts().size() > 1 ? "+" + (r.hosts().size()
+            - 1) : ""), r -> r.jobId() == null ? null
+            : "job " + r.jobId(), r -> r.source() == null ? null : java.nio.file.Path.of(r.source().replace('\0',
+            '_')).getFileName().toString());
+        java.util.function.Function<Run, String> by = null;
+        for (final java.util.function.Function<Run, String> way : ways) {
+            if (n > 1 && by == null && same.stream().map(way).filter(Objects::nonNull).distinct().count() == n) {
+                by = way;
+            }
+        }
         for (int i = 0; i < n; i++) {
             final Run run = same.get(i);
-            final String unknown = "(start unknown)";
-            labels.put(run, n == 1 ? name : byMinute ? name + " " + Objects.toString(start(run, 16), unknown)
-                : bySecond ? name + " " + Objects.toString(start(run, 19), unknown)
-                : byJob ? name + " job " + run.jobId() : name + " #" + (i + 1));
+            labels.put(run, n == 1 ? name : by != null ? name + " " + by.apply(run) : name + " #" + (i + 1));
         }
     }
 
