@@ -16,11 +16,12 @@ import java.util.Set;
  * Two result sets measurement by measurement: matched on backend, world size, collective, type, operator, layout
  * and size (on all but the backend when BASE and NEW share no backend and one of them holds only nccl-tests runs,
  * so that a cctk run of backend nccl is compared with an nccl-tests baseline). The ratio is NEW/BASE of busbw (of
- * 1/time for a barrier, which moves no data), so above 1 is faster. A change is a regression or an improvement only
- * when it is beyond the tolerance and beyond the noise: the ratio must lie outside 1 ± the combined spread of the two measurements ({@link Noise}),
- * and the ratio of their medians (p50), which a few slow iterations do not move, must lie beyond the tolerance on
- * the same side. Otherwise it is {@link Flag#NOISE}, "within noise". Where neither measurement recorded a spread
- * (nccl-tests without {@code -I 1}) the tolerance alone decides and the change says so.
+ * 1/time for a barrier, which moves no data), so above 1 is faster. A change is a regression or an improvement
+ * only when it is beyond the tolerance and beyond the noise: the ratio must lie outside 1 ± the combined spread of
+ * the two measurements ({@link Noise}), and the ratio of their medians (p50), which a few slow iterations do not
+ * move, must lie beyond the tolerance on the same side. Otherwise it is {@link Flag#NOISE}, "within noise". Where
+ * neither measurement recorded a spread (nccl-tests without {@code -I 1}) the tolerance alone decides, and the
+ * change says so.
  *
  * @param changes       every matched measurement, in BASE's order
  * @param onlyBase      measurements of BASE without a match in NEW
