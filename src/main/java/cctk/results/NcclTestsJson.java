@@ -131,6 +131,9 @@ final class NcclTestsJson {
                     bw(key, g.get("bus_bw")), wrong, null));
             }
         }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("has no measured time (nccl-tests writes NaN as \"nan\")");
+        }
         return out;
     }
 

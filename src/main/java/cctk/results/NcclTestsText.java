@@ -42,7 +42,7 @@ final class NcclTestsText {
     private static final Pattern RANK = Pattern.compile(
         "#\\s+Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?Pid\\s+(\\d{1,12})\\s+on\\s+(\\S+)"
             + "\\s+device\\s+(\\d{1,9})\\s*(.*)");
-    private static final Pattern ITERS = Pattern.compile("\\biters: (\\d{1,9})");
+    private static final Pattern ITERS = Pattern.compile("(?<!warmup )(?<!agg )\\biters: (\\d{1,9})");
     private static final Pattern WARMUP = Pattern.compile("warmup iters: (\\d{1,9})");
     private static final Pattern NUMBER = Pattern.compile("[0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]{1,3})?");
     private static final Pattern WHOLE = Pattern.compile("-?[0-9]{1,18}");
