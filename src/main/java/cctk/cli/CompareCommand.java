@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
             + "the ratio NEW/BASE of busbw is printed (of 1/time for barrier), so above 1 is faster. A ratio below "
             + "1 - tolerance is REGRESSED, above 1 + tolerance IMPROVED, but only when it also lies beyond the "
             + "combined spread of the two measurements (cv between iterations, or mean against median, widened for "
-            + "few iterations) and the ratio of their medians agrees; otherwise it is 'within noise'. nccl-tests' "
+            + "few iterations, and the scatter of repeated runs when BASE or NEW holds several) and the medians and "
+            + "every repeat agree; otherwise it is 'within noise'. nccl-tests' "
             + "output (text or -J JSON) is read too; when one side holds only nccl-tests runs and the other none, "
             + "they are matched without the backend."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -105,12 +106,21 @@ final class CompareCommand implements Callable<Integer> {
             tolerance * 100, 0) + "% and beyond the spread): " + c.count(Comparison.Flag.REGRESSED) + " regressed, "
             + c.count(Comparison.Flag.IMPROVED) + " improved, " + c.count(Comparison.Flag.NOISE) + " within noise; "
             + c.onlyBase() + " only in BASE, " + c.onlyNew() + " only in NEW" + (unknown == 0 ? "" : "; " + unknown
-            + " verdicts rest on the tolerance alone (no spread recorded: nccl-tests without -I 1?)"));
+            + " verdicts rest on the tolerance alone (no spread recorded: nccl-tests without -I 1?)")
+            + repeats(c));
         out.flush();
         if (c.count(Comparison.Flag.REGRESSED) > 0) {
             return ExitCode.FAILED.code();
         }
         return b.problems().isEmpty() && n.problems().isEmpty() ? ExitCode.OK.code() : ExitCode.USAGE.code();
+    }
+
+    /** "; repeats: 2 runs of BASE, 3 of NEW" when a side held several runs of the measurements. */
+    private static String repeats(final Comparison c) {
+        final int b = c.changes().stream().mapToInt(ch -> ch.runs()[0]).max().orElse(1);
+        final int n = c.changes().stream().mapToInt(ch -> ch.runs()[1]).max().orElse(1);
+        return b == 1 && n == 1 ? "" : "; repeats: up to " + b + " runs of BASE and " + n + " of NEW per measurement,"
+            + " compared by their medians, their scatter counted in the spread";
     }
 
     private static String line(final Comparison.Change ch) {

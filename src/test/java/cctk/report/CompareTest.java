@@ -63,6 +63,26 @@ class CompareTest {
     }
 
     @Test
+    void repeatedRunsAreComparedByTheirMedianAndAChangeMustHoldOnEveryRepeat() throws IOException {
+        final Path base = dir.resolve("base");
+        Csvs.allReduce(base, "r1.csv", "tcp", 2, 10, 10, 10, 10);
+        Csvs.allReduce(base, "r2.csv", "tcp", 2, 10, 10, 10, 10);
+        final Path next = dir.resolve("next");
+        // 64 KiB: one repeat slower, one not: no regression; 16 KiB: both 40 % slower: a regression
+        Csvs.allReduce(next, "r1.csv", "tcp", 2, 10, 10, 6, 6);
+        Csvs.allReduce(next, "r2.csv", "tcp", 2, 10, 10, 6, 10.5);
+        final Comparison c = Comparison.of(ResultReader.read(List.of(base)), ResultReader.read(List.of(next)), 0.1,
+            0);
+        assertThat(c.changes()).extracting(Comparison.Change::flag).containsExactly(Comparison.Flag.SAME,
+            Comparison.Flag.SAME, Comparison.Flag.REGRESSED, Comparison.Flag.NOISE);
+        assertThat(c.changes()).allSatisfy(ch -> assertThat(ch.runs()).containsExactly(2, 2));
+        // the repeats' scatter (6 against 10.5) counts in the spread
+        assertThat(c.changes().get(3).spread()).isGreaterThan(0.7);
+        final String out = run(1, "compare", base.toString(), next.toString())[0];
+        assertThat(out).contains("repeats: up to 2 runs of BASE and 2 of NEW");
+    }
+
+    @Test
     void comparisonMatchesOnlyLikeWithLike() throws IOException {
         final ResultSet a = ResultReader.read(List.of(Csvs.allReduce(dir.resolve("a"), "r.csv", "tcp", 2, 1, 2)));
         final ResultSet b = ResultReader.read(List.of(Csvs.allReduce(dir.resolve("b"), "r.csv", "tcp", 4, 1, 2),
