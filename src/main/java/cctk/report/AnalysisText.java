@@ -80,7 +80,7 @@ public final class AnalysisText {
             set.problems().forEach(p -> out.add("  " + p));
         }
         out.add("");
-        out.add("Conclusion:");
+        out.add(HtmlPage.CONCLUSION);
         Conclusion.lines(set, a, verdicts, cvLimit).forEach(l -> out.add("  " + l));
         return out;
     }

@@ -78,8 +78,10 @@ final class Axes {
      * A value axis.
      *
      * @param log true for a logarithmic axis
-     * @param min its lower end: a power of ten when logarithmic, else 0 (NaN: no values)
-     * @param max its upper end: a power of ten when logarithmic, else a round number above the largest value
+     * @param min its lower end: a power of ten when logarithmic, else 0 (NaN: the values' own, which holds three
+     *            decades, or no values)
+     * @param max its upper end: a power of ten when logarithmic, else a round number above the largest value (NaN:
+     *            as min)
      */
     record ValueScale(boolean log, double min, double max) {
     }
@@ -166,6 +168,10 @@ final class Axes {
         }
         if (hi / lo < 10) {
             return new ValueScale(false, 0, niceAbove(hi));
+        }
+        if (Math.floor(Math.log10(hi)) - Math.ceil(Math.log10(lo)) >= 2) {
+            // three decades or more inside the values: the chart labels them on the values' own range
+            return new ValueScale(true, Double.NaN, Double.NaN);
         }
         final double bottom = Math.floor(Math.log10(lo));
         final double top = Math.max(Math.ceil(Math.log10(hi)), bottom + 2);

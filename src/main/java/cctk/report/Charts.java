@@ -75,8 +75,10 @@ final class Charts {
         c.getStyler().setMarkerSize(7);
         if (vy.log()) {
             c.getStyler().setYAxisLogarithmic(true);
-            c.getStyler().setYAxisMin(vy.min());
-            c.getStyler().setYAxisMax(vy.max());
+            if (!Double.isNaN(vy.min())) {
+                c.getStyler().setYAxisMin(vy.min());
+                c.getStyler().setYAxisMax(vy.max());
+            }
         } else if (!Double.isNaN(vy.max())) {
             // a linear axis from 0 to a round number: several labelled ticks even for one value
             c.getStyler().setYAxisMin(vy.min());

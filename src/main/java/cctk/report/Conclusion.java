@@ -39,13 +39,23 @@ final class Conclusion {
                               final double cvLimit) {
         final List<String> out = new ArrayList<>();
         final Map<String, List<Analysis.Plateau>> main = new LinkedHashMap<>();
+        final Map<String, java.util.Set<String>> others = new LinkedHashMap<>();
         for (final Analysis.Plateau p : a.plateaus()) {
             final List<Analysis.Plateau> ps = main.computeIfAbsent(p.series().collective(), k -> new ArrayList<>());
             if (ps.isEmpty() || ps.get(0).series().sameKind(p.series())) {
                 ps.add(p);
+            } else {
+                others.computeIfAbsent(p.series().collective(), k -> new java.util.TreeSet<>()).add(p.series()
+                    .kind());
             }
         }
-        main.entrySet().stream().limit(MAX_COLLECTIVES).forEach(e -> fastest(e.getKey(), e.getValue(), out));
+        main.entrySet().stream().limit(MAX_COLLECTIVES).forEach(e -> {
+            fastest(e.getKey(), e.getValue(), out);
+            if (others.containsKey(e.getKey())) {
+                out.add("  also measured: " + String.join(", ", others.get(e.getKey())) + " (their figures are above,"
+                    + " their plots apart per type)");
+            }
+        });
         if (main.size() > MAX_COLLECTIVES) {
             out.add("(" + (main.size() - MAX_COLLECTIVES) + " more collectives: see the figures above.)");
         }
@@ -138,7 +148,8 @@ final class Conclusion {
             final Analysis.Outlier o = a.outliers().get(0);
             out.add("noisy measurements: " + a.outliers().size() + (a.outliers().size() >= 15 ? "+" : "")
                 + " vary by more than " + Tables.num(cvLimit) + " % between iterations (the worst: " + o.name() + " "
-                + o.result().collective() + " " + Numbers.size(o.result().sizeBytes()) + ", cv "
+                + o.result().collective() + " " + (o.result().dtype() == null ? "" : o.result().dtype() + " ")
+                + (o.result().op() == null ? "" : o.result().op() + " ") + Numbers.size(o.result().sizeBytes()) + ", cv "
                 + Tables.num(o.cvPct()) + " %); compare such sizes with care, or run more iterations.");
         }
         int falls = 0;
