@@ -25,8 +25,10 @@ import picocli.CommandLine.Spec;
         description = {"Combine result files (profile_*.csv/.json, nccl-tests' output as *.txt/*.log/*.out or its -J "
             + "JSON, or directories holding them: several backends, world sizes, runs or clusters) into one report "
             + "directory: combined.csv, full_results.md, "
-            + "summary_by_config.md, analysis.txt (plateau busbw, crossovers, ratios, noisy sizes), plots/*.png "
-            + "(time and busbw vs size per collective, a comparison at one size) and a self-contained report.html.",
+            + "summary_by_config.md, analysis.txt (plateau busbw, crossovers, ratios over common sizes, noisy sizes, a "
+            + "conclusion), plots/*.png (time and busbw vs size per collective and type, one colour per run; a "
+            + "comparison at the measured size nearest to --at) and a self-contained report.html. A report into a "
+            + "directory that holds one replaces the plots it made.",
             "References (expected busbw per collective and size range) are judged on the median busbw of the sizes "
             + "in their range and printed as PASS/FAIL: those of --spec when given, else those the runs recorded "
             + "from their spec's 'references:'.",
