@@ -149,8 +149,8 @@ final class Conclusion {
             out.add("noisy measurements: " + a.outliers().size() + (a.outliers().size() >= 15 ? "+" : "")
                 + " vary by more than " + Tables.num(cvLimit) + " % between iterations (the worst: " + o.name() + " "
                 + o.result().collective() + " " + (o.result().dtype() == null ? "" : o.result().dtype() + " ")
-                + (o.result().op() == null ? "" : o.result().op() + " ") + Numbers.size(o.result().sizeBytes()) + ", cv "
-                + Tables.num(o.cvPct()) + " %); compare such sizes with care, or run more iterations.");
+                + (o.result().op() == null ? "" : o.result().op() + " ") + Numbers.size(o.result().sizeBytes())
+                + ", cv " + Tables.num(o.cvPct()) + " %); compare such sizes with care, or run more iterations.");
         }
         int falls = 0;
         for (final Analysis.Plateau p : a.plateaus()) {

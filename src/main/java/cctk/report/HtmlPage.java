@@ -25,7 +25,8 @@ final class HtmlPage {
             .append("body{font-family:sans-serif;margin:2em;color:#222}\n")
             .append("table{border-collapse:collapse;margin-bottom:2em;font-size:0.85em}\n")
             .append("th,td{border:1px solid #ccc;padding:2px 6px}th{background:#eee}td.n{text-align:right}\n")
-            .append("pre{background:#f6f6f6;padding:1em;white-space:pre-wrap}img{max-width:100%;border:1px solid #ddd}\n")
+            .append("pre{background:#f6f6f6;padding:1em;white-space:pre-wrap}\n")
+            .append("img{max-width:100%;border:1px solid #ddd}\n")
             .append(".conclusion{max-width:70em;line-height:1.4}.conclusion li{margin:0.2em 0}\n")
             .append(".PASS{color:#070;font-weight:bold}.FAIL{color:#b00;font-weight:bold}\n")
             .append("</style>\n</head>\n<body>\n<h1>").append(esc(title)).append("</h1>\n");
