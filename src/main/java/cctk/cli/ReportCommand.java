@@ -22,10 +22,13 @@ import picocli.CommandLine.Spec;
 
 /** {@code cctk report RESULTS...}: one report directory from any number of runs. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Combine result files (profile_*.csv/.json, or directories holding them: several backends, "
-            + "world sizes, runs or clusters) into one report directory: combined.csv, full_results.md, "
-            + "summary_by_config.md, analysis.txt (plateau busbw, crossovers, ratios, noisy sizes), plots/*.png "
-            + "(time and busbw vs size per collective, a comparison at one size) and a self-contained report.html.",
+        description = {"Combine result files (profile_*.csv/.json, nccl-tests' output as *.txt/*.log/*.out or its -J "
+            + "JSON, or directories holding them: several backends, world sizes, runs or clusters) into one report "
+            + "directory: combined.csv, full_results.md, "
+            + "summary_by_config.md, analysis.txt (plateau busbw, crossovers, ratios over common sizes, noisy sizes, a "
+            + "conclusion), plots/*.png (time and busbw vs size per collective and type, one colour per run; a "
+            + "comparison at the measured size nearest to --at) and a self-contained report.html. A report into a "
+            + "directory that holds one replaces the plots it made.",
             "References (expected busbw per collective and size range) are judged on the median busbw of the sizes "
             + "in their range and printed as PASS/FAIL: those of --spec when given, else those the runs recorded "
             + "from their spec's 'references:'.",
@@ -58,6 +61,10 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--at", paramLabel = "SIZE", defaultValue = "100MiB",
             description = "Size of the comparison chart and table, e.g. 100MiB (default: ${DEFAULT-VALUE}).")
     String at;
+
+    @Option(names = "--nccl-tests", description = "Also write every run in nccl-tests' text layout (one file per run "
+        + "in DIR/nccl-tests/, one test per collective), for parsers of nccl-tests logs.")
+    boolean ncclTests;
 
     @Option(names = "--cv-limit", paramLabel = "PCT", defaultValue = "20",
             description = "List measurements whose variation exceeds PCT %% as outliers (default: ${DEFAULT-VALUE}).")
@@ -101,7 +108,7 @@ final class ReportCommand implements Callable<Integer> {
                 + " readable cctk result (profile_*.csv or .json). Run 'cctk run SPEC' first, or name the results"
                 + " directory.");
         }
-        final ReportWriter.Report report = ReportWriter.write(set, refs, atBytes, cvLimit, output);
+        final ReportWriter.Report report = ReportWriter.write(set, refs, atBytes, cvLimit, output, ncclTests);
         final String dir = Printable.of(output.toString());
         out.println("cctk: report of " + set.runs().size() + " runs in " + dir + " (" + report.files().size()
             + " files; open " + Printable.of(output.resolve("report.html").toString()) + ")");

@@ -12,11 +12,13 @@ import java.util.Map;
 /**
  * The figures of a report: per series the plateau bus bandwidth (the median busbw of the sizes within a factor
  * {@link #PLATEAU_SPAN} of the largest measured, never an average over all sizes), where one series overtakes
- * another, ratios of plateau bandwidths between backends and world sizes, and noisy measurements.
+ * another, ratios of plateau bandwidths between backends and world sizes, and noisy measurements. Pairs are only
+ * made of series of the same collective, element type and operator, and a ratio only over the sizes both measured.
  *
  * @param plateaus   one per series that carries data
  * @param crossovers one per pair of series where the faster one changes with size
- * @param ratios     plateau busbw ratios of pairs that share a backend or a world size
+ * @param ratios     busbw ratios of pairs that share a backend or a world size, over the plateau of their common
+ *                   sizes
  * @param outliers   measurements whose variation exceeds the threshold, noisiest first
  * @param wrong      wrong elements over all checked measurements
  * @param notes      what was left out of the pairwise figures (too many series of one collective)
@@ -53,11 +55,24 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
     public record Crossover(String collective, Series faster, Series slower, long atBytes, int sizes) {
     }
 
-    /** {@code a}'s plateau busbw divided by {@code b}'s. */
-    public record Ratio(String collective, Plateau a, Plateau b, double ratio) {
+    /**
+     * {@code a}'s median busbw divided by {@code b}'s, both over the same sizes: those both measured within a factor
+     * {@link #PLATEAU_SPAN} of the largest size both measured.
+     *
+     * @param a         the numerator's series
+     * @param b         the denominator's series
+     * @param ratio     the ratio of the medians
+     * @param fromBytes smallest size used
+     * @param toBytes   largest size used
+     * @param sizes     how many sizes
+     */
+    public record Ratio(Series a, Series b, double ratio, long fromBytes, long toBytes, int sizes) {
     }
 
-    /** A measurement with a high variation across iterations; p99/p50 shows how heavy the tail is. */
+    /**
+     * A measurement with a high variation across iterations; p99/p50 shows how heavy the tail is. Its result names
+     * the collective, element type, operator, layout and size.
+     */
     public record Outlier(Result result, String name, double cvPct, double tail) {
     }
 
@@ -78,11 +93,12 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
         final List<Crossover> crossovers = new ArrayList<>();
         final List<Ratio> ratios = new ArrayList<>();
         final List<String> notes = new ArrayList<>();
-        final Map<String, List<Plateau>> byColl = new LinkedHashMap<>();
-        plateaus.forEach(p -> byColl.computeIfAbsent(p.series().collective(), k -> new ArrayList<>()).add(p));
-        byColl.forEach((coll, ps) -> {
+        final Map<String, List<Plateau>> byKind = new LinkedHashMap<>();
+        plateaus.forEach(p -> byKind.computeIfAbsent(p.series().collective() + kindSuffix(p.series()),
+            k -> new ArrayList<>()).add(p));
+        byKind.forEach((kind, ps) -> {
             if (ps.size() > MAX_PAIRWISE) {
-                notes.add(coll + ": " + ps.size() + " series, more than " + MAX_PAIRWISE + ": no crossovers or ratios"
+                notes.add(kind + ": " + ps.size() + " series, more than " + MAX_PAIRWISE + ": no crossovers or ratios"
                     + " figured for it (report on fewer runs to see them)");
             } else {
                 pairs(ps, crossovers, ratios);
@@ -111,7 +127,10 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
                 final Run ra = a.series().run();
                 final Run rb = b.series().run();
                 if (ra.backend().equals(rb.backend()) || ra.world() == rb.world()) {
-                    ratios.add(new Ratio(a.series().collective(), b, a, b.busBw() / a.busBw()));
+                    final Ratio r = ratio(b.series(), a.series());
+                    if (r != null) {
+                        ratios.add(r);
+                    }
                 }
             }
         }
@@ -128,6 +147,35 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
             largest, top.size());
     }
 
+    /**
+     * {@code a} against {@code b} over the plateau of the sizes both measured (within {@link #PLATEAU_SPAN} of the
+     * largest common size); null when they have no size in common.
+     */
+    static Ratio ratio(final Series a, final Series b) {
+        final NominalSizes nominal = new NominalSizes(Series.sizes(List.of(a, b)));
+        final java.util.TreeMap<Long, double[]> common = new java.util.TreeMap<>();
+        a.byNominal(nominal).forEach((n, p) -> common.put(n, new double[] {p.busBw(), Double.NaN}));
+        b.byNominal(nominal).forEach((n, p) -> {
+            if (common.containsKey(n)) {
+                common.get(n)[1] = p.busBw();
+            }
+        });
+        common.values().removeIf(v -> !Double.isFinite(v[0]) || !Double.isFinite(v[1]));
+        if (common.isEmpty()) {
+            return null;
+        }
+        final long largest = common.lastKey();
+        final var top = common.tailMap((largest + PLATEAU_SPAN - 1) / PLATEAU_SPAN, true);
+        final double ma = median(top.values().stream().map(v -> v[0]).toList());
+        final double mb = median(top.values().stream().map(v -> v[1]).toList());
+        return new Ratio(a, b, ma / mb, top.firstKey(), largest, top.size());
+    }
+
+    /** " float32 sum", " float32" or "" (a barrier): what a collective's series are compared within. */
+    static String kindSuffix(final Series s) {
+        return s.kind().isEmpty() ? "" : " " + s.kind();
+    }
+
     /** The median of finite values; NaN when there are none. */
     public static double median(final List<Double> values) {
         final List<Double> v = values.stream().filter(Double::isFinite).sorted().toList();
@@ -138,24 +186,17 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
         return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
     }
 
-    /** Points are sorted by size: the common sizes are found in one merge. */
+    /** Points are matched by nominal size ({@link NominalSizes}). */
     private static void crossover(final Series a, final Series b, final List<Crossover> out) {
+        final NominalSizes nominal = new NominalSizes(Series.sizes(List.of(a, b)));
+        final java.util.TreeMap<Long, Result> pb = b.byNominal(nominal);
         final List<long[]> common = new ArrayList<>();
-        final List<Result> pa = a.points();
-        final List<Result> pb = b.points();
-        for (int i = 0, j = 0; i < pa.size() && j < pb.size();) {
-            final long sa = pa.get(i).sizeBytes();
-            final long sb = pb.get(j).sizeBytes();
-            if (sa == sb) {
-                common.add(new long[] {sa, pa.get(i).timeUs() < pb.get(j).timeUs() ? 1 : 0});
+        a.byNominal(nominal).forEach((n, p) -> {
+            final Result q = pb.get(n);
+            if (q != null) {
+                common.add(new long[] {n, p.timeUs() < q.timeUs() ? 1 : 0});
             }
-            if (sa <= sb) {
-                i++;
-            }
-            if (sb <= sa) {
-                j++;
-            }
-        }
+        });
         int from = common.size();
         while (from > 0 && common.get(from - 1)[1] == 1) {
             from--;

@@ -28,9 +28,10 @@ public final class AnalysisText {
         out.add("Plateau bus bandwidth (median busbw of the sizes >= 1/" + Analysis.PLATEAU_SPAN
             + " of the largest measured; peak = best size):");
         for (final Analysis.Plateau p : a.plateaus()) {
-            out.add("  " + p.series().collective() + " " + p.series().name() + ": " + Tables.num(p.busBw())
-                + " GB/s over " + Numbers.size(p.fromBytes()) + " - " + Numbers.size(p.toBytes()) + " (" + p.sizes()
-                + (p.sizes() == 1 ? " size" : " sizes") + "), peak " + Tables.num(p.peakBusBw()) + " GB/s");
+            out.add("  " + p.series().collective() + Analysis.kindSuffix(p.series()) + " " + p.series().name() + ": "
+                + Tables.num(p.busBw())
+                + " GB/s over " + range(p.fromBytes(), p.toBytes(), p.sizes()) + ", peak " + Tables.num(p.peakBusBw())
+                + " GB/s");
         }
         out.add("");
         out.add("Crossovers (the size from which one is faster at every larger size):");
@@ -39,18 +40,20 @@ public final class AnalysisText {
                 + (a.plateaus().size() < 2 ? " (only one series per collective)" : ""));
         }
         for (final Analysis.Crossover c : a.crossovers()) {
-            out.add("  " + c.collective() + ": " + c.faster().name() + " overtakes " + c.slower().name() + " at "
+            out.add("  " + c.collective() + Analysis.kindSuffix(c.faster()) + ": " + c.faster().name() + " overtakes "
+                + c.slower().name() + " at "
                 + Numbers.size(c.atBytes()) + (c.sizes() == 1 ? " (the largest size only: check it is not noise)"
                 : " (" + c.sizes() + " sizes)"));
         }
         out.add("");
-        out.add("Ratios of plateau busbw (same backend or same world size):");
+        out.add("Ratios of busbw (same backend or same world size; median over the largest sizes both measured):");
         if (a.ratios().isEmpty()) {
-            out.add("  none: no two runs share a backend or a world size");
+            out.add("  none: no two runs of one collective and type share a backend or a world size and a size");
         }
         for (final Analysis.Ratio r : a.ratios()) {
-            out.add("  " + r.collective() + ": " + r.a().series().name() + " / " + r.b().series().name() + " = "
-                + Tables.num(r.ratio()) + "x");
+            out.add("  " + r.a().collective() + Analysis.kindSuffix(r.a()) + ": " + r.a().name() + " / "
+                + r.b().name() + " = " + Tables.num(r.ratio()) + "x over " + range(r.fromBytes(), r.toBytes(),
+                r.sizes()));
         }
         a.notes().forEach(n -> out.add("  " + n));
         out.add("");
@@ -60,7 +63,8 @@ public final class AnalysisText {
         }
         for (final Analysis.Outlier o : a.outliers()) {
             final Result r = o.result();
-            out.add("  " + o.name() + " " + r.collective() + " " + Numbers.size(r.sizeBytes()) + " " + r.layout()
+            out.add("  " + o.name() + " " + r.collective() + " " + (r.dtype() == null ? "" : r.dtype() + " ")
+                + (r.op() == null ? "" : r.op() + " ") + Numbers.size(r.sizeBytes()) + " " + r.layout()
                 + ": cv " + Tables.num(o.cvPct()) + " %, p99/p50 " + Tables.num(o.tail()));
         }
         out.add("");
@@ -75,6 +79,15 @@ public final class AnalysisText {
             out.add("Inputs skipped in whole or part:");
             set.problems().forEach(p -> out.add("  " + p));
         }
+        out.add("");
+        out.add(HtmlPage.CONCLUSION);
+        Conclusion.lines(set, a, verdicts, cvLimit).forEach(l -> out.add("  " + l));
         return out;
+    }
+
+    /** {@code 1 MiB - 16 MiB (5 sizes)}, or {@code 100 MB (1 size)}. */
+    static String range(final long from, final long to, final int sizes) {
+        return (from == to ? Numbers.size(from) : Numbers.size(from) + " - " + Numbers.size(to)) + " (" + sizes
+            + (sizes == 1 ? " size)" : " sizes)");
     }
 }

@@ -12,6 +12,9 @@ final class HtmlPage {
     private HtmlPage() {
     }
 
+    /** The line that opens the conclusion in the analysis text. */
+    static final String CONCLUSION = "Conclusion:";
+
     /** The most rows a table on the page shows: a page of more is too slow to open; the files have them all. */
     static final int MAX_ROWS = 20_000;
 
@@ -22,11 +25,17 @@ final class HtmlPage {
             .append("body{font-family:sans-serif;margin:2em;color:#222}\n")
             .append("table{border-collapse:collapse;margin-bottom:2em;font-size:0.85em}\n")
             .append("th,td{border:1px solid #ccc;padding:2px 6px}th{background:#eee}td.n{text-align:right}\n")
-            .append("pre{background:#f6f6f6;padding:1em}img{max-width:100%;border:1px solid #ddd}\n")
+            .append("pre{background:#f6f6f6;padding:1em;white-space:pre-wrap}\n")
+            .append("img{max-width:100%;border:1px solid #ddd}\n")
+            .append(".conclusion{max-width:70em;line-height:1.4}.conclusion li{margin:0.2em 0}\n")
             .append(".PASS{color:#070;font-weight:bold}.FAIL{color:#b00;font-weight:bold}\n")
             .append("</style>\n</head>\n<body>\n<h1>").append(esc(title)).append("</h1>\n");
+        final int end = analysis.indexOf(CONCLUSION);
+        if (end >= 0) {
+            conclusion(h, analysis.subList(end + 1, analysis.size()));
+        }
         h.append("<h2>Analysis</h2>\n<pre>");
-        for (final String line : analysis) {
+        for (final String line : end >= 0 ? analysis.subList(0, end) : analysis) {
             h.append(esc(line)).append('\n');
         }
         h.append("</pre>\n<h2>Plots</h2>\n");
@@ -39,6 +48,25 @@ final class HtmlPage {
             table(h, t);
         }
         h.append("</body>\n</html>\n");
+    }
+
+    /** The analysis's conclusion ({@link Conclusion}) first, as paragraphs and lists. */
+    private static void conclusion(final Writer h, final List<String> lines) throws IOException {
+        h.append("<h2>Conclusion</h2>\n<div class=\"conclusion\">\n");
+        boolean list = false;
+        for (final String raw : lines) {
+            final String line = raw.strip();
+            final boolean item = raw.startsWith("    ") || line.startsWith("- ");
+            if (item && !list) {
+                h.append("<ul>\n");
+            } else if (!item && list) {
+                h.append("</ul>\n");
+            }
+            list = item;
+            h.append(item ? "<li>" : "<p>").append(esc(line.startsWith("- ") ? line.substring(2) : line))
+                .append(item ? "</li>\n" : "</p>\n");
+        }
+        h.append(list ? "</ul>\n</div>\n" : "</div>\n");
     }
 
     private static void table(final Writer h, final Table t) throws IOException {

@@ -5,9 +5,6 @@ import cctk.results.Numbers;
 import cctk.results.Result;
 import cctk.results.ResultSet;
 import cctk.results.Run;
-import java.awt.BasicStroke;
-import java.awt.Color;
-import java.awt.Font;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,34 +12,35 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
-import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * The report's PNG plots, rendered headless by XChart: per collective, time and busbw against message size on
- * log axes with one line per run (backend × world size), and a bar chart of every run at one size.
+ * The report's PNG plots, rendered headless by XChart ({@link Charts} builds them): per collective and element
+ * type, time and busbw against message size, one line per run (and operator: dashed, dotted, ...), one colour per
+ * run across the report; and per element type a bar chart of every run and collective at the measured size nearest
+ * to one size.
  */
 public final class Plots {
 
     /** Plot size in pixels: wide enough for a legend beside the plot. */
-    public static final int WIDTH = 1100;
-    public static final int HEIGHT = 650;
-    /** The most runs (lines or bars) one plot shows. */
+    public static final int WIDTH = Charts.WIDTH;
+    public static final int HEIGHT = Charts.HEIGHT;
+    /** The most lines one plot shows (runs times operators). */
     public static final int MAX_LINES = 24;
     /** The most collectives plotted. */
     public static final int MAX_COLLECTIVES = 32;
-    private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
-        new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf)};
+    /** The most element types plotted per collective, and the most comparison charts. */
+    public static final int MAX_DTYPES = 8;
 
     /** One written plot: its file name and what it shows. */
     public record Plot(Path file, String caption) {
+    }
+
+    /** A plot before it is drawn: the chart, its file name (stem) and its caption. */
+    record Planned(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, String stem, String caption) {
     }
 
     private Plots() {
@@ -50,164 +48,134 @@ public final class Plots {
 
     /**
      * Writes every plot into {@code dir}; returns them in the order written. File names are made from the
-     * collectives' names by {@link FileNames}: never a path. At most {@link #MAX_COLLECTIVES} collectives are
-     * plotted, each with at most {@link #MAX_LINES} runs (the first in the report's order), as a plot of more
-     * cannot be read; the captions say so.
+     * collectives' names by {@link FileNames}: never a path.
      */
     public static List<Plot> write(final ResultSet set, final long atBytes, final Path dir) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        final List<Series> all = Series.of(set).stream().filter(Series::carriesData).toList();
-        final List<Plot> out = new ArrayList<>();
         final FileNames names = new FileNames();
-        final Map<String, List<Series>> byColl = new LinkedHashMap<>();
-        all.forEach(s -> byColl.computeIfAbsent(s.collective(), k -> new ArrayList<>()).add(s));
-        int plotted = 0;
-        for (final Map.Entry<String, List<Series>> e : byColl.entrySet()) {
-            if (plotted++ == MAX_COLLECTIVES) {
-                break;
+        final List<Plot> out = new ArrayList<>();
+        for (final Planned p : plan(set, atBytes)) {
+            final Path file = dir.resolve(names.name(p.stem(), ".png"));
+            try {
+                OwnerFiles.bytes(file, BitmapEncoder.getBitmapBytes(p.chart(), BitmapEncoder.BitmapFormat.PNG));
+            } catch (final IOException e) {
+                throw ReportWriter.named(file, e);
             }
-            final String coll = e.getKey();
-            final List<Series> lines = e.getValue().subList(0, Math.min(MAX_LINES, e.getValue().size()));
-            final String left = e.getValue().size() > MAX_LINES ? " (the first " + MAX_LINES + " of "
-                + e.getValue().size() + " runs)" : "";
-            final String what = coll + " " + typeAndOp(lines.get(0));
-            out.add(save(lineChart(what + ": time per call vs message size" + where(lines), "time per call (us)",
-                lines, Result::timeUs), dir.resolve(names.name(coll + "_time_vs_size", ".png")),
-                coll + ": time per call against message size" + left));
-            out.add(save(lineChart(what + ": bus bandwidth vs message size" + where(lines), "busbw (GB/s, 1e9 B/s)",
-                lines, Result::busBw), dir.resolve(names.name(coll + "_busbw_vs_size", ".png")),
-                coll + ": bus bandwidth against message size" + left));
-        }
-        if (!all.isEmpty()) {
-            final String size = Numbers.size(atBytes);
-            final List<Series> bars = new ArrayList<>();
-            byColl.values().stream().limit(MAX_COLLECTIVES)
-                .forEach(l -> bars.addAll(l.subList(0, Math.min(MAX_LINES, l.size()))));
-            out.add(save(barChart(bars, atBytes, "Bus bandwidth at " + measuredAt(bars, atBytes) + where(bars)),
-                dir.resolve(names.name("comparison_at_" + size.replace(" ", ""), ".png")),
-                "bus bandwidth of every run and collective at " + size + (bars.size() < all.size()
-                ? " (the first " + MAX_LINES + " runs of the first " + MAX_COLLECTIVES + " collectives)" : "")));
+            out.add(new Plot(file, p.caption()));
         }
         return out;
     }
 
-    private static XYChart lineChart(final String title, final String yTitle, final List<Series> lines,
-                                     final ToDoubleFunction<Result> y) {
-        final XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("message size (log scale, binary units: 1 MiB = 2^20 B)").yAxisTitle(yTitle).build();
-        style(c.getStyler());
-        // x is log2(bytes) on a linear axis, so that ticks fall on powers of two and read as KiB/MiB/GiB
-        c.getStyler().setxAxisTickLabelsFormattingFunction(Plots::sizeLabel);
-        c.getStyler().setYAxisDecimalPattern("#,##0.#####");
-        c.getStyler().setMarkerSize(7);
-        double lo = Double.MAX_VALUE;
-        double hi = 0;
-        for (final Series s : lines) {
-            for (final Result r : s.points()) {
-                final double v = y.applyAsDouble(r);
-                if (Double.isFinite(v) && v > 0) {
-                    lo = Math.min(lo, v);
-                    hi = Math.max(hi, v);
-                }
+    /**
+     * Every plot of a report, not yet drawn. At most {@link #MAX_COLLECTIVES} collectives are plotted, each in at
+     * most {@link #MAX_DTYPES} element types, each plot with at most {@link #MAX_LINES} lines (the first in the
+     * report's order), as a plot of more cannot be read; the captions say so.
+     */
+    static List<Planned> plan(final ResultSet set, final long atBytes) {
+        final List<Series> all = Series.of(set).stream().filter(Series::carriesData).toList();
+        final Palette palette = Palette.of(set);
+        final Map<String, Map<String, List<Series>>> byColl = new LinkedHashMap<>();
+        all.forEach(s -> byColl.computeIfAbsent(s.collective(), k -> new LinkedHashMap<>())
+            .computeIfAbsent(Objects.toString(s.dtype(), ""), k -> new ArrayList<>()).add(s));
+        final List<Planned> out = new ArrayList<>();
+        byColl.entrySet().stream().limit(MAX_COLLECTIVES).forEach(e -> {
+            final boolean several = e.getValue().size() > 1;
+            e.getValue().entrySet().stream().limit(MAX_DTYPES).forEach(d -> lines(e.getKey(), several ? d.getKey()
+                : null, d.getValue(), palette, out));
+            if (e.getValue().size() > MAX_DTYPES) {
+                final Planned last = out.remove(out.size() - 1);
+                out.add(new Planned(last.chart(), last.stem(), last.caption() + " (the first " + MAX_DTYPES + " of "
+                    + e.getValue().size() + " element types of " + e.getKey() + " are plotted)"));
+            }
+        });
+        final List<String> dtypes = Series.dtypes(all);
+        for (final String dtype : dtypes.stream().limit(MAX_DTYPES).toList()) {
+            final List<Series> mine = all.stream().filter(s -> Objects.equals(s.dtype(), dtype)).toList();
+            final List<Series> bars = firstOpPerRun(mine, false);
+            if (!bars.isEmpty()) {
+                out.add(comparison(set, bars, atBytes, dtypes.size() > 1 ? dtype : null, palette,
+                    bars.size() < firstOpPerRun(mine, true).size()));
             }
         }
-        // a log y axis only pays when the values span a decade; within one it shows a single tick label
-        c.getStyler().setYAxisLogarithmic(hi / lo >= 10);
-        c.setYAxisTitle(yTitle + (hi / lo >= 10 ? ", log scale" : ""));
-        for (final Series s : lines) {
-            final List<Double> xs = new ArrayList<>();
-            final List<Double> ys = new ArrayList<>();
-            for (final Result r : s.points()) {
-                final double v = y.applyAsDouble(r);
-                if (Double.isFinite(v) && v > 0 && r.sizeBytes() > 0) {
-                    xs.add(Math.log(r.sizeBytes()) / Math.log(2));
-                    ys.add(v);
-                }
-            }
-            if (!xs.isEmpty()) {
-                final org.knowm.xchart.XYSeries xy = c.addSeries(s.name(), xs, ys);
-                xy.setMarker(SeriesMarkers.CIRCLE);
-                xy.setLineStyle(new BasicStroke(2.2f));
-            }
-        }
-        return c;
+        return out;
     }
 
-    private static CategoryChart barChart(final List<Series> all, final long atBytes, final String title) {
-        final CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("collective (one bar per run: backend x world size)").yAxisTitle("busbw (GB/s, 1e9 B/s)")
-            .build();
-        style(c.getStyler());
-        c.getStyler().setYAxisDecimalPattern("#,##0.##");
-        c.getStyler().setLabelsVisible(true);
-        c.getStyler().setLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        c.getStyler().setLabelsRotation(90);
-        c.getStyler().setYAxisMin(0.0);
-        final List<String> colls = Series.collectives(all);
-        final Set<String> names = new LinkedHashSet<>();
-        all.forEach(s -> names.add(s.name()));
-        for (final String name : names) {
-            final List<Double> ys = new ArrayList<>();
-            for (final String coll : colls) {
-                final Result r = all.stream().filter(s -> s.name().equals(name) && s.collective().equals(coll))
-                    .map(s -> s.nearest(atBytes)).findFirst().orElse(null);
-                ys.add(r == null || !Double.isFinite(r.busBw()) ? 0.0 : r.busBw());
+    /** The time and busbw plots of one collective and type ({@code dtype} null: the collective's only type). */
+    private static void lines(final String coll, final String dtype, final List<Series> series, final Palette palette,
+                              final List<Planned> out) {
+        final List<Series> lines = series.subList(0, Math.min(MAX_LINES, series.size()));
+        final String left = series.size() > MAX_LINES ? " (the first " + MAX_LINES + " of " + series.size()
+            + " runs)" : "";
+        final List<String> ops = lines.stream().map(Series::op).distinct().toList();
+        final String kind = kind(lines.get(0).dtype(), ops);
+        final String stem = coll + (dtype == null ? "" : "_" + dtype);
+        final String about = describe(ops, lines);
+        out.add(new Planned(Charts.line(coll + " " + kind + ": time per call vs message size" + where(lines),
+            "time per call (us)", lines, Result::timeUs, palette), stem + "_time_vs_size",
+            coll + " " + kind + ": time per call against message size" + left + about));
+        out.add(new Planned(Charts.line(coll + " " + kind + ": bus bandwidth vs message size" + where(lines),
+            "busbw (GB/s, 1e9 B/s)", lines, Result::busBw, palette), stem + "_busbw_vs_size",
+            coll + " " + kind + ": bus bandwidth against message size" + left + about));
+    }
+
+    /** What the lines of a plot are: the layout, and which dash stands for which operator. */
+    private static String describe(final List<String> ops, final List<Series> lines) {
+        final boolean inPlaceOnly = lines.stream().anyMatch(s -> s.points().stream().allMatch(Result::inPlace));
+        final StringBuilder sb = new StringBuilder("; out-of-place" + (inPlaceOnly
+            ? " (in-place where a run measured only that)" : ""));
+        if (ops.size() > 1) {
+            sb.append("; operators: ");
+            for (int i = 0; i < ops.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(ops.get(i)).append(' ').append(Palette.strokeName(i));
             }
-            c.addSeries(name, colls, ys);
         }
-        return c;
+        return sb.toString();
     }
 
-    private static void style(final Styler st) {
-        st.setChartBackgroundColor(Color.WHITE);
-        st.setPlotBackgroundColor(Color.WHITE);
-        st.setSeriesColors(COLORS);
-        st.setLegendPosition(Styler.LegendPosition.OutsideE);
-        st.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        st.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        st.setAntiAlias(true);
-        if (st instanceof org.knowm.xchart.style.AxesChartStyler a) {
-            a.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-            a.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-            a.setPlotGridLinesColor(new Color(0xdddddd));
-        }
-    }
-
-    private static Plot save(final org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, final Path file,
-                             final String caption) throws IOException {
-        try {
-            OwnerFiles.bytes(file, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
-        } catch (final IOException e) {
-            throw ReportWriter.named(file, e);
-        }
-        return new Plot(file, caption);
+    private static Planned comparison(final ResultSet set, final List<Series> bars, final long atBytes,
+                                      final String dtype, final Palette palette, final boolean cut) {
+        final Set<String> ops = new LinkedHashSet<>();
+        bars.stream().map(Series::op).filter(Objects::nonNull).forEach(ops::add);
+        final String kind = (Objects.toString(bars.get(0).dtype(), "") + " " + String.join("/", ops)).strip();
+        final String at = Numbers.size(atBytes);
+        final CategoryChart chart = Charts.bars("Bus bandwidth at the measured size nearest to " + at
+            + (kind.isEmpty() ? "" : " (" + kind + ")") + where(bars), bars, atBytes, false, palette, set::nameOf);
+        final Set<Long> sizes = new java.util.TreeSet<>();
+        bars.forEach(s -> sizes.add(s.nearest(atBytes).sizeBytes()));
+        final String measured = String.join(", ", sizes.stream().map(Numbers::size).toList());
+        return new Planned(chart, "comparison_near_" + at.replace(" ", "") + (dtype == null ? "" : "_" + dtype),
+            "bus bandwidth of every run and collective" + (kind.isEmpty() ? "" : " (" + kind + ")")
+            + " at the measured size nearest to " + at + ": measured at " + measured + " (each group of bars names"
+            + " its size; a missing bar was not measured)" + (cut ? " (the first " + MAX_LINES + " runs of the first "
+            + MAX_COLLECTIVES + " collectives)" : ""));
     }
 
     /**
-     * The label of a tick at x = log2(bytes), never empty (an empty label stops the chart library): {@code 64 KiB}
-     * on whole powers of two, the size the tick stands for between them (a sweep of one size that is no power of
-     * two has only such ticks), {@code 2^x} outside 1 B .. 2^62 B.
+     * Per run and collective the first series (its main operator); within the plot limits unless {@code all}.
      */
-    public static String sizeLabel(final double log2) {
-        if (!(log2 >= 0 && log2 <= 62)) {
-            return "2^" + Numbers.fit(log2, 8).trim();
+    private static List<Series> firstOpPerRun(final List<Series> series, final boolean all) {
+        final List<Series> out = new ArrayList<>();
+        final Map<String, Set<Run>> runs = new LinkedHashMap<>();
+        for (final Series s : series) {
+            Set<Run> rs = runs.get(s.collective());
+            if (rs == null) {
+                if (!all && runs.size() == MAX_COLLECTIVES) {
+                    continue;
+                }
+                rs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+                runs.put(s.collective(), rs);
+            }
+            if (!rs.contains(s.run()) && (all || rs.size() < MAX_LINES)) {
+                rs.add(s.run());
+                out.add(s);
+            }
         }
-        if (Math.abs(log2 - Math.rint(log2)) <= 1e-9) {
-            return Numbers.size(1L << (long) Math.rint(log2));
-        }
-        return Numbers.size(Math.round(Math.pow(2, log2)));
+        return out;
     }
 
-    /** "100 MiB", or the measured size nearest to it when that is another. */
-    private static String measuredAt(final List<Series> all, final long atBytes) {
-        final java.util.TreeSet<Long> sizes = new java.util.TreeSet<>();
-        all.forEach(s -> sizes.add(s.nearest(atBytes).sizeBytes()));
-        if (sizes.size() == 1 && sizes.first() == atBytes) {
-            return Numbers.size(atBytes);
-        }
-        final String measured = sizes.size() == 1 ? Numbers.size(sizes.first())
-            : Numbers.size(sizes.first()) + " - " + Numbers.size(sizes.last());
-        return measured + ", nearest measured to " + Numbers.size(atBytes);
+    private static String kind(final String dtype, final List<String> ops) {
+        final String o = String.join("/", ops.stream().filter(Objects::nonNull).toList());
+        return (Objects.toString(dtype, "") + " " + o).strip();
     }
 
     /** " (cluster: hosts)" from the runs' clusters and hosts, shortened to stay on one title line. */
@@ -234,9 +202,5 @@ public final class Plots {
             w = w.substring(0, 47) + "...";
         }
         return " (" + w + ")";
-    }
-
-    private static String typeAndOp(final Series s) {
-        return (s.dtype() == null ? "" : s.dtype()) + (s.op() == null ? "" : " " + s.op());
     }
 }

@@ -46,6 +46,16 @@ public final class ReportWriter {
      */
     public static Report write(final ResultSet set, final List<Reference> refs, final long atBytes,
                                final double cvLimit, final Path dir) {
+        return write(set, refs, atBytes, cvLimit, dir, false);
+    }
+
+    /**
+     * As {@link #write(ResultSet, List, long, double, Path)}; {@code ncclTests} also writes every run in nccl-tests'
+     * text layout into {@code nccl-tests/} ({@link NcclTestsExport}). The files an earlier report in {@code dir}
+     * made under names from data are removed first ({@link StaleFiles}).
+     */
+    public static Report write(final ResultSet set, final List<Reference> refs, final long atBytes,
+                               final double cvLimit, final Path dir, final boolean ncclTests) {
         final List<Reference> judged = refs != null ? refs : recorded(set);
         final Analysis analysis = Analysis.of(set, cvLimit);
         final List<Verdict> verdicts = ReferenceJudge.judge(judged, set);
@@ -54,6 +64,7 @@ public final class ReportWriter {
         try {
             OwnerFiles.directory(dir);
             final Path plotDir = OwnerFiles.subdirectory(dir, "plots");
+            StaleFiles.remove(dir);
             files.add(write(dir.resolve("combined.csv"), w -> CombinedCsv.write(set, w)));
             final Table full = Tables.full(set);
             files.add(write(dir.resolve("full_results.md"), w -> Markdown.write(full, w)));
@@ -78,7 +89,11 @@ public final class ReportWriter {
             plots.forEach(p -> files.add(p.file()));
             final List<Table> all = new ArrayList<>(summary);
             all.add(full);
+            if (ncclTests) {
+                files.addAll(NcclTestsExport.write(set, OwnerFiles.subdirectory(dir, NcclTestsExport.DIRECTORY)));
+            }
             files.add(write(dir.resolve("report.html"), w -> HtmlPage.page(w, title(set), text, plots, all)));
+            files.add(StaleFiles.record(dir, files));
             return new Report(List.copyOf(files), plots, analysis, verdicts, text);
         } catch (final IOException e) {
             throw CctkException.environment("cctk cannot write the report in " + Printable.of(dir.toString()) + ": "

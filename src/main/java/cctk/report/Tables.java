@@ -88,12 +88,13 @@ public final class Tables {
         for (final Series s : Series.of(set)) {
             final Result r = s.nearest(bytes);
             if (r != null && s.carriesData()) {
-                rows.add(List.of(s.collective(), s.name(), Numbers.size(r.sizeBytes()), num(r.timeUs()),
-                    num(r.busBw())));
+                rows.add(List.of(s.collective(), Objects.toString(s.dtype(), ""), Objects.toString(s.op(), ""),
+                    s.name(), Numbers.size(r.sizeBytes()), num(r.timeUs()), num(r.busBw())));
             }
         }
-        return new Table("Comparison at " + Numbers.size(bytes) + " (nearest measured size)", List.of("collective",
-            "run", "size", "time (us)", "busbw (GB/s)"), List.of(false, false, true, true, true), rows);
+        return new Table("Every run at the measured size nearest to " + Numbers.size(bytes), List.of("collective",
+            "dtype", "op", "run", "size measured", "time (us)", "busbw (GB/s)"),
+            List.of(false, false, false, false, true, true, true), rows);
     }
 
     /** PASS/FAIL per reference. */

@@ -14,6 +14,7 @@ public final class Numbers {
     private static final String[] BINARY = {"GiB", "MiB", "KiB"};
     private static final long[] BINARY_SCALE = {1L << 30, 1L << 20, 1L << 10};
     private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    private static final String[] DECIMAL = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
 
     private Numbers() {
     }
@@ -92,11 +93,18 @@ public final class Numbers {
     }
 
     /**
-     * A size for people: {@code 64 KiB}, {@code 1 GiB}, exact when a binary unit divides it, else in the largest
-     * binary unit it reaches with 2 decimals ({@code 95.37 MiB}); below 1 KiB in bytes ({@code 1000 B}).
+     * A size for people: {@code 64 KiB}, {@code 1 GiB}, exact when a binary unit divides it; else {@code 10 MB}
+     * when a decimal unit (1 MB = 10^6 B) divides it (a spec's {@code 10MB}); else in the largest binary unit it
+     * reaches with 2 decimals ({@code 95.37 MiB}); below 1000 B in bytes ({@code 999 B}).
      */
     public static String size(final long bytes) {
         final String exact = exactBytes(bytes);
+        if (!exact.endsWith("iB")) {
+            final String decimal = exactDecimal(bytes);
+            if (decimal != null) {
+                return decimal;
+            }
+        }
         if (exact.endsWith("iB") || bytes < 1024) {
             final String digits = exact.replaceAll("[A-Za-z]+$", "");
             return digits + " " + exact.substring(digits.length());
@@ -108,6 +116,73 @@ public final class Numbers {
             u++;
         }
         return fit(v, 10).trim() + " " + UNITS[u];
+    }
+
+    /**
+     * {@code bytes} (not necessarily whole) to 3 significant digits in the largest unit it reaches: decimal
+     * ({@code 3.16 MB}) or binary ({@code 1.41 MiB}); below 1 in bytes ({@code 0.5 B}).
+     */
+    public static String approximateSize(final double bytes, final boolean decimal) {
+        if (!Double.isFinite(bytes) || bytes < 0) {
+            return "?";
+        }
+        final String[] units = decimal ? DECIMAL : UNITS;
+        final double step = decimal ? 1000 : 1024;
+        int u = 0;
+        double v = bytes;
+        while (v >= step && u < units.length - 1) {
+            v /= step;
+            u++;
+        }
+        return exact(new BigDecimal(v).round(new MathContext(3)).doubleValue()) + " " + units[u];
+    }
+
+    /**
+     * {@code bytes} in the largest decimal unit from KB up that divides it exactly ({@code 10 MB}, {@code 1500 KB}),
+     * or null when none does.
+     */
+    public static String exactDecimal(final long bytes) {
+        long scale = 1;
+        int unit = 0;
+        while (unit < DECIMAL.length - 1 && bytes / 1000 >= scale) {
+            scale *= 1000;
+            unit++;
+        }
+        for (; unit > 0; unit--, scale /= 1000) {
+            if (bytes % scale == 0) {
+                return bytes / scale + " " + DECIMAL[unit];
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code v} as C's {@code %g} prints it (6 significant digits, trailing zeros dropped, an exponent below 1e-4
+     * and from 1e6): how nccl-tests prints its wrong-element count and average bus bandwidth.
+     */
+    public static String general(final double v) {
+        if (!Double.isFinite(v)) {
+            return Double.isNaN(v) ? "nan" : v > 0 ? "inf" : "-inf";
+        }
+        if (v == 0) {
+            return "0";
+        }
+        final int exp = (int) Math.floor(Math.log10(Math.abs(new BigDecimal(v).round(new MathContext(6))
+            .doubleValue())));
+        if (exp < -4 || exp >= 6) {
+            final String m = String.format(Locale.ROOT, "%.5e", v);
+            final int e = m.indexOf('e');
+            return stripZeros(m.substring(0, e)) + m.substring(e);
+        }
+        return stripZeros(String.format(Locale.ROOT, "%." + Math.max(0, 5 - exp) + "f", v));
+    }
+
+    private static String stripZeros(final String s) {
+        if (s.indexOf('.') < 0) {
+            return s;
+        }
+        final String t = s.replaceAll("0+$", "");
+        return t.endsWith(".") ? t.substring(0, t.length() - 1) : t;
     }
 
     private static String pad(final String s, final int width) {

@@ -31,6 +31,8 @@ public final class ResultReader {
     static final long MAX_BYTES = 256L << 20;
     /** A JSON result is read whole; bigger than this it is not read (its CSV carries the rows). */
     static final long MAX_JSON_BYTES = 32L << 20;
+    /** The directory of a report that holds its runs in nccl-tests' layout (never read back by that report). */
+    public static final String EXPORT = "nccl-tests";
     /** The most result files one report or comparison reads. */
     public static final int MAX_FILES = 100_000;
     /** The most measurements one report or comparison reads. */
@@ -49,6 +51,11 @@ public final class ResultReader {
     }
 
     private static final int MAX_DEPTH = 4;
+    /** Names of files that may hold nccl-tests' text output. */
+    private static final java.util.regex.Pattern TEXT = java.util.regex.Pattern.compile(".*\\.(txt|log|out)");
+    /** How a cctk profile (.txt) starts. */
+    private static final String PROFILE_HEAD = "=".repeat(80);
+    private static final int MARK = 1 << 10;
 
     private final List<String> problems = new ArrayList<>();
     private final List<Result> results = new ArrayList<>();
@@ -56,6 +63,7 @@ public final class ResultReader {
     private final Map<String, String> names = new HashMap<>();
     private final Set<Path> exclude;
     private final Limits limits;
+    private int texts;
 
     private ResultReader(final Set<Path> exclude, final Limits limits) {
         this.exclude = exclude;
@@ -78,7 +86,8 @@ public final class ResultReader {
     /** Reads every input within {@code limits} (tests use small ones). */
     public static ResultSet read(final List<Path> inputs, final Path output, final Limits limits) {
         final ResultReader r = new ResultReader(output == null ? Set.of()
-            : Set.of(output.toAbsolutePath().normalize().resolve("combined.csv")), limits);
+            : Set.of(output.toAbsolutePath().normalize().resolve("combined.csv"),
+            output.toAbsolutePath().normalize().resolve(EXPORT)), limits);
         for (final Path p : inputs) {
             r.input(p);
         }
@@ -118,7 +127,9 @@ public final class ResultReader {
 
                 @Override
                 public FileVisitResult visitFile(final Path f, final BasicFileAttributes a) {
-                    if (a.isRegularFile() && !exclude.contains(f.toAbsolutePath().normalize()) && add(f, false)) {
+                    final Path abs = f.toAbsolutePath().normalize();
+                    if (a.isRegularFile() && !exclude.contains(abs) && !exclude.contains(abs.getParent())
+                        && add(f, false)) {
                         found[0]++;
                     }
                     return FileVisitResult.CONTINUE;
@@ -136,14 +147,21 @@ public final class ResultReader {
         return found[0];
     }
 
-    /** Files are grouped by stem so that a run's CSV and JSON count once; false for a file that is no result. */
+    /**
+     * Files are grouped by stem so that a run's CSV and JSON count once; nccl-tests' text output is read at once.
+     * False for a file that is no result.
+     */
     private boolean add(final Path f, final boolean named) {
         final String name = f.getFileName().toString();
         final String plain = name.endsWith(".part") ? name.substring(0, name.length() - 5) : name;
         final boolean csv = plain.endsWith(".csv");
         if (!csv && !plain.endsWith(".json")) {
+            if (TEXT.matcher(name).matches()) {
+                return text(f, named);
+            }
             if (named) {
-                problems.add(f + ": not a result file (cctk reads *.csv and *.json results); skipped");
+                problems.add(f + ": not a result file (cctk reads *.csv and *.json results, and nccl-tests' output"
+                    + " as *.txt, *.log or *.out); skipped");
             }
             return false;
         }
@@ -164,6 +182,15 @@ public final class ResultReader {
         final Path jsonFile = json != null ? json : csv == null ? null : sibling(csv);
         if (jsonFile != null) {
             doc = parse(jsonFile, csv != null);
+            if (csv == null && NcclTestsJson.is(doc)) {
+                final List<Result> rows = NcclTestsJson.read(jsonFile, (java.util.Map<?, ?>) doc, problems,
+                    this::name);
+                if (results.size() + rows.size() > limits.measurements()) {
+                    throw tooMany(jsonFile, limits.measurements());
+                }
+                results.addAll(rows);
+                return;
+            }
             final List<String> quiet = new ArrayList<>();
             meta = doc == null ? null : ResultJson.run(jsonFile, doc, csv == null ? problems : quiet);
         }
@@ -186,6 +213,50 @@ public final class ResultReader {
             throw tooMany(csv, limits.measurements());
         }
         results.addAll(rows);
+    }
+
+    /**
+     * The runs of nccl-tests' text output in {@code f}; true when it held any. A text file that is not nccl-tests'
+     * output (cctk's own profile, any other log) is a problem only when it was named.
+     */
+    private boolean text(final Path f, final boolean named) {
+        final List<String> into = named ? problems : new ArrayList<>();
+        if (stems.size() + texts >= limits.files()) {
+            throw CctkException.usage("cctk reads at most " + limits.files() + " result files at once, and there are"
+                + " more (at " + Printable.of(f.toString()) + "). Report on fewer runs at a time (several reports).");
+        }
+        if (!sized(f, MAX_BYTES, into)) {
+            return false;
+        }
+        try (TextInput in = TextInput.open(f); java.io.BufferedReader r = new java.io.BufferedReader(in, 1 << 16)) {
+            r.mark(MARK);
+            final char[] head = new char[PROFILE_HEAD.length()];
+            final int n = r.read(head, 0, head.length);
+            if (n == head.length && new String(head).equals(PROFILE_HEAD)) {
+                into.add(f + ": a cctk profile (.txt, for people): cctk reads its .csv and .json; skipped");
+                return false;
+            }
+            r.reset();
+            final NcclTestsText.Read read = NcclTestsText.read(f, r, problems, this::name,
+                limits.measurements() - results.size());
+            if (!read.recognised()) {
+                into.add(f + ": not a result file (no nccl-tests result table in it); skipped");
+                return false;
+            }
+            if (results.size() + read.results().size() > limits.measurements()) {
+                throw tooMany(f, limits.measurements());
+            }
+            results.addAll(read.results());
+            texts++;
+            return true;
+        } catch (final TextInput.BinaryException e) {
+            into.add(f + ": a binary file, not a result file; skipped");
+        } catch (final CharacterCodingException e) {
+            into.add(f + ": not UTF-8 text, not a result file; skipped");
+        } catch (final IOException e) {
+            into.add(f + ": cannot read it: " + e.getMessage() + "; skipped");
+        }
+        return false;
     }
 
     /** The rows of a CSV, read as a stream; none (with a problem) when it is not a readable text file. */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -48,11 +49,12 @@ public final class ResultSet {
         }
         this.results = List.copyOf(ordered);
         this.problems = problems.stream().map(Printable::of).toList();
-        final Map<String, List<Run>> byName = new HashMap<>();
+        final boolean clusters = runs.stream().map(Run::cluster).filter(Objects::nonNull).distinct().count() > 1;
+        final Map<String, List<Run>> byName = new LinkedHashMap<>();
         for (final Run r : runs) {
-            byName.computeIfAbsent(r.shortName(), k -> new ArrayList<>()).add(r);
+            byName.computeIfAbsent(prefix(r, clusters) + r.shortName(), k -> new ArrayList<>()).add(r);
         }
-        byName.values().forEach(this::label);
+        byName.forEach(this::label);
     }
 
     public List<Run> runs() {
@@ -83,24 +85,45 @@ public final class ResultSet {
     }
 
     /**
-     * The name of a run in legends and tables: {@code tcp W=4}, with the cluster, job or start added only when
-     * two runs would otherwise share a name.
+     * The name of a run in legends, tables and the analysis, the same everywhere: {@code tcp W=4}; with the cluster
+     * in front when the runs come from more than one ({@code perlmutter nccl W=8}), and the start (to the minute, to
+     * the second when needed) when runs would otherwise share a name ({@code tcp W=4 2026-11-24 17:34}); the job id,
+     * then a number, only when even that does not tell them apart.
      */
     public String nameOf(final Run run) {
         return labels.getOrDefault(run, run.shortName());
     }
 
-    /** Names the runs that share a short name, by what tells them apart (decided once per group). */
-    private void label(final List<Run> same) {
+    private static String prefix(final Run r, final boolean clusters) {
+        return clusters && r.cluster() != null ? r.cluster() + " " : "";
+    }
+
+    /**
+     * Names the runs that share a name by the first of these that tells them apart (decided once per group): the
+     * start to the minute, to the second, the hosts, the job id, the file; a number only when none does.
+     */
+    private void label(final String name, final List<Run> same) {
         final int n = same.size();
-        final boolean byCluster = same.stream().map(Run::cluster).distinct().count() == n;
-        final boolean byJob = !byCluster && same.stream().map(Run::jobId).distinct().count() == n;
-        final boolean byStart = !byCluster && !byJob && same.stream().map(Run::start).distinct().count() == n;
+        final List<java.util.function.Function<Run, String>> ways = List.of(r -> start(r, 16), r -> start(r, 19),
+            r -> r.hosts().isEmpty() ? null : r.hosts().get(0) + (r.hosts().size() > 1 ? "+" + (r.hosts().size()
+            - 1) : ""), r -> r.jobId() == null ? null
+            : "job " + r.jobId(), r -> r.source() == null ? null : java.nio.file.Path.of(r.source().replace('\0',
+            '_')).getFileName().toString());
+        java.util.function.Function<Run, String> by = null;
+        for (final java.util.function.Function<Run, String> way : ways) {
+            if (n > 1 && by == null && same.stream().map(way).filter(Objects::nonNull).distinct().count() == n) {
+                by = way;
+            }
+        }
         for (int i = 0; i < n; i++) {
             final Run run = same.get(i);
-            labels.put(run, n == 1 ? run.shortName() : byCluster ? run.shortName() + " " + run.cluster()
-                : byJob ? run.shortName() + " job " + run.jobId() : byStart ? run.shortName() + " " + run.start()
-                : run.shortName() + " #" + (i + 1));
+            labels.put(run, n == 1 ? name : by != null ? name + " " + by.apply(run) : name + " #" + (i + 1));
         }
+    }
+
+    /** The start as {@code 2026-11-24 17:34} ({@code chars} 16) or with seconds (19); null when unknown. */
+    private static String start(final Run r, final int chars) {
+        final String s = r.start();
+        return s == null ? null : s.replace('T', ' ').substring(0, Math.min(chars, s.length()));
     }
 }

@@ -77,6 +77,7 @@ final class HostileCases {
         values(c);
         names(c);
         jsons(c);
+        HostileNcclTests.cases(c);
         return c;
     }
 

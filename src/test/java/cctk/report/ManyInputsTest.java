@@ -38,7 +38,7 @@ class ManyInputsTest {
         assertThat(r.out()).contains("report of 10000 runs");
         assertThat(Files.readAllLines(dir.resolve("out/combined.csv"))).hasSize(1 + 20_000);
         assertThat(Files.readString(dir.resolve("out/analysis.txt")))
-            .contains("all_reduce: 10000 series, more than " + Analysis.MAX_PAIRWISE + ": no crossovers or ratios");
+            .contains("all_reduce float32 sum: 10000 series, more than " + Analysis.MAX_PAIRWISE + ": no crossovers or ratios");
         assertThat(Files.readString(dir.resolve("out/report.html"))).contains("(the first " + 24 + " of 10000 runs)");
     }
 

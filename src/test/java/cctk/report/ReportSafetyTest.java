@@ -100,10 +100,15 @@ class ReportSafetyTest {
 
     @Test
     void theAxisLabelIsNeverEmpty() {
-        for (double x = -3; x < 70; x += 0.0625) {
-            assertThat(cctk.report.Plots.sizeLabel(x)).as("tick %s", x).isNotBlank();
+        for (final boolean decimal : new boolean[] {false, true}) {
+            final Axes.SizeScale scale = new Axes.SizeScale(decimal, 0, 2);
+            for (double x = -3; x < 70; x += 0.0625) {
+                assertThat(scale.label(x)).as("tick %s", x).isNotBlank();
+            }
+            assertThat(scale.label(Double.NaN)).isNotBlank();
         }
-        assertThat(cctk.report.Plots.sizeLabel(20)).isEqualTo("1 MiB");
+        assertThat(new Axes.SizeScale(false, 0, 2).label(20)).isEqualTo("1 MiB");
+        assertThat(new Axes.SizeScale(true, 0, 2).label(7)).isEqualTo("10 MB");
     }
 
     @Test

@@ -57,7 +57,7 @@ class ReportTest {
         for (final String f : List.of("combined.csv", "full_results.md", "summary_by_config.md", "analysis.txt",
             "report.html", "plots/all_reduce_time_vs_size.png", "plots/all_reduce_busbw_vs_size.png",
             "plots/all_gather_busbw_vs_size.png", "plots/broadcast_time_vs_size.png",
-            "plots/comparison_at_64KiB.png")) {
+            "plots/comparison_near_64KiB.png")) {
             assertThat(report.resolve(f)).as(f).isNotEmptyFile();
         }
         // a barrier moves no data: no size plot for it
@@ -103,11 +103,11 @@ class ReportTest {
             final Analysis.Plateau p = Analysis.of(set).plateaus().get(0);
             assertThat(p.series().collective()).isEqualTo("all_reduce");
             assertThat(p.busBw()).isEqualTo(median);
-            assertThat(analysis).contains("all_reduce threads W=" + world + ": " + cctk.report.Tables.num(
+            assertThat(analysis).contains("all_reduce float32 sum threads W=" + world + ": " + cctk.report.Tables.num(
                 median) + " GB/s over 16 KiB - 256 KiB (3 sizes)");
         }
         assertThat(analysis).contains("threads W=2: fixture: node0, job job2", "threads W=4: fixture: node0, node1",
-            "Ratios of plateau busbw", "all_reduce: threads W=4 / threads W=2 = ", "Wrong elements: none");
+            "Ratios of busbw", "all_reduce float32 sum: threads W=4 / threads W=2 = ", "Wrong elements: none");
     }
 
     @Test
@@ -153,7 +153,7 @@ class ReportTest {
         assertThat(full.stream().filter(l -> l.startsWith("| threads W="))).hasSize(set.results().size());
         assertThat(full.get(2)).startsWith("| run | collective | dtype | op | layout | size | time (us) |");
         final String summary = Files.readString(report.resolve("summary_by_config.md"));
-        assertThat(summary).contains("## Summary per configuration", "## Runs", "## Comparison at 64 KiB");
+        assertThat(summary).contains("## Summary per configuration", "## Runs", "## Every run at the measured size nearest to 64 KiB");
         // 4 collectives x 2 runs
         assertThat(summary.lines().filter(l -> l.matches("\\| threads W=\\d \\| (all_reduce|all_gather|broadcast"
             + "|barrier) \\|.*"))).hasSize(8);

@@ -33,4 +33,28 @@ class NumbersTest {
         assertThat(Numbers.plain(Double.POSITIVE_INFINITY)).isEmpty();
         assertThat(Numbers.plain(0)).isEqualTo("0");
     }
+
+    @Test
+    void sizesInTheUnitThatDividesThem() {
+        assertThat(Numbers.size(1L << 20)).isEqualTo("1 MiB");
+        assertThat(Numbers.size(10_000_000)).isEqualTo("10 MB");
+        assertThat(Numbers.size(100_000_000)).isEqualTo("100 MB");
+        assertThat(Numbers.size(1_000)).isEqualTo("1 KB");
+        assertThat(Numbers.size(1_500_000)).isEqualTo("1500 KB");
+        assertThat(Numbers.size(999)).isEqualTo("999 B");
+        assertThat(Numbers.size(1_000_001)).isEqualTo("976.56 KiB");
+        assertThat(Numbers.size(1024_000)).isEqualTo("1000 KiB");
+    }
+
+    @Test
+    void generalIsCsPercentG() {
+        assertThat(Numbers.general(0)).isEqualTo("0");
+        assertThat(Numbers.general(12)).isEqualTo("12");
+        assertThat(Numbers.general(999_999)).isEqualTo("999999");
+        assertThat(Numbers.general(1_234_567)).isEqualTo("1.23457e+06");
+        assertThat(Numbers.general(12.345678)).isEqualTo("12.3457");
+        assertThat(Numbers.general(0.5)).isEqualTo("0.5");
+        assertThat(Numbers.general(0.00001234)).isEqualTo("1.234e-05");
+        assertThat(Numbers.general(Double.NaN)).isEqualTo("nan");
+    }
 }

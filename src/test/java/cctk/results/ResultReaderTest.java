@@ -71,8 +71,26 @@ class ResultReaderTest {
             + "x,perlmutter,tcp,2,all_reduce,float32,sum,,1024,256,false,10,9,10,11,1,0.1,0.1,0,\n"
             + "y,leonardo,tcp,2,all_reduce,float32,sum,,1024,256,false,20,19,20,21,1,0.05,0.05,0,\n");
         final ResultSet set = ResultReader.read(List.of(a));
-        assertThat(set.runs()).extracting(set::nameOf).containsExactlyInAnyOrder("tcp W=2 perlmutter",
-            "tcp W=2 leonardo");
+        assertThat(set.runs()).extracting(set::nameOf).containsExactlyInAnyOrder("perlmutter tcp W=2",
+            "leonardo tcp W=2");
+    }
+
+    @Test
+    void runsOfOneNameAreToldApartByTheirStartNeverByAnOpaqueIdFirst() throws IOException {
+        final String head = "source,cluster,job_id,start," + Column.csvHeader(false) + "\n";
+        final String row = ",tcp,2,all_reduce,float32,sum,,1024,256,false,10,9,10,11,1,0.1,0.1,0,\n";
+        final ResultSet minutes = ResultReader.read(List.of(Files.writeString(dir.resolve("m.csv"), head
+            + "x,local,job-81234," + "2026-11-24T17:34:07" + row + "y,local,job-81299,2026-11-24T18:02:41" + row)));
+        assertThat(minutes.runs()).extracting(minutes::nameOf).containsExactly("tcp W=2 2026-11-24 17:34",
+            "tcp W=2 2026-11-24 18:02");
+        final ResultSet seconds = ResultReader.read(List.of(Files.writeString(dir.resolve("s.csv"), head
+            + "x,local,j1,2026-11-24T17:34:07" + row + "y,local,j2,2026-11-24T17:34:41" + row)));
+        assertThat(seconds.runs()).extracting(seconds::nameOf).containsExactly("tcp W=2 2026-11-24 17:34:07",
+            "tcp W=2 2026-11-24 17:34:41");
+        final ResultSet jobs = ResultReader.read(List.of(Files.writeString(dir.resolve("j.csv"), head
+            + "x,local,j1," + row + "y,local,j2," + row)));
+        assertThat(jobs.runs()).extracting(jobs::nameOf).containsExactlyInAnyOrder("tcp W=2 job j1",
+            "tcp W=2 job j2");
     }
 
     @Test

@@ -1,0 +1,81 @@
+package cctk.results;
+
+import cctk.Printable;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What cctk knows of NVIDIA nccl-tests' output (https://github.com/NVIDIA/nccl-tests, its README and
+ * doc/PERFORMANCE.md; facts read from release v2.19.6): each test is one binary, {@code <collective>_perf}
+ * (plus an optional name suffix such as {@code _mpi}); sizes are bytes, times microseconds, bandwidths GB/s
+ * (1e9 B/s) with the same algbw and busbw definitions as cctk's; element types and operators have their own names
+ * ({@code float}, {@code half}, ...; {@code none} for a collective without one). Names are translated here, both ways,
+ * so that a cctk run and an nccl-tests run of the same measurement match.
+ * <b>Note:</b> threadsafe (no state).
+ */
+public final class NcclTests {
+
+    /** The backend of a run read from nccl-tests' output. */
+    public static final String BACKEND = "nccl-tests";
+
+    /** cctk's element types by nccl-tests' names (older releases call int8 "char" and int32 "int"). */
+    private static final Map<String, String> TYPES = Map.ofEntries(Map.entry("float", "float32"),
+        Map.entry("double", "float64"), Map.entry("half", "float16"), Map.entry("bfloat16", "bfloat16"),
+        Map.entry("int8", "int8"), Map.entry("char", "int8"), Map.entry("uint8", "uint8"),
+        Map.entry("int32", "int32"), Map.entry("int", "int32"), Map.entry("uint32", "uint32"),
+        Map.entry("int64", "int64"), Map.entry("uint64", "uint64"));
+    /** nccl-tests' names by cctk's. */
+    private static final Map<String, String> NAMES = Map.of("float32", "float", "float64", "double", "float16",
+        "half", "bfloat16", "bfloat16", "int8", "int8", "uint8", "uint8", "int32", "int32", "uint32", "uint32",
+        "int64", "int64", "uint64", "uint64");
+    /** The tests' names, longest first, as they appear in a binary's or a log file's name. */
+    private static final Pattern TEST = Pattern.compile(
+        "(all_reduce|all_gather|reduce_scatter|alltoallv|alltoall|broadcast|reduce|sendrecv|gather|scatter"
+            + "|hypercube)_perf");
+
+    private NcclTests() {
+    }
+
+    /** cctk's name of nccl-tests' element type {@code name} (unknown names are kept). */
+    public static String dtype(final String name) {
+        return TYPES.getOrDefault(name, name);
+    }
+
+    /** nccl-tests' name of cctk's element type {@code dtype} (unknown names are kept). */
+    public static String typeName(final String dtype) {
+        return NAMES.getOrDefault(dtype, dtype);
+    }
+
+    /** cctk's operator for nccl-tests' {@code redop}: null for {@code none}. */
+    public static String op(final String redop) {
+        return "none".equals(redop) ? null : redop;
+    }
+
+    /** The collective a test binary or file name names ({@code ./build/all_reduce_perf_mpi}), or null. */
+    public static String collective(final String programOrFile) {
+        if (programOrFile == null) {
+            return null;
+        }
+        final String base = programOrFile.substring(Math.max(programOrFile.lastIndexOf('/'),
+            programOrFile.lastIndexOf('\\')) + 1);
+        final Matcher m = TEST.matcher(base.toLowerCase(Locale.ROOT));
+        if (m.find()) {
+            return m.group(1);
+        }
+        final int perf = base.indexOf("_perf");
+        return perf > 0 ? Printable.of(base.substring(0, perf)) : null;
+    }
+
+    /** The binary that measures {@code collective}: {@code all_reduce_perf}. */
+    public static String program(final String collective) {
+        return collective + "_perf";
+    }
+
+    /** nccl-tests' start time ({@code 2025-11-24 17:34:07}) as cctk writes it ({@code 2025-11-24T17:34:07}). */
+    static String start(final String text) {
+        return text != null && text.matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}") ? text.replace(' ', 'T')
+            : null;
+    }
+}
