@@ -51,8 +51,7 @@ final class Blame {
         final Set<Integer> waiting = new TreeSet<>();
         final Map<Integer, Set<String>> nicsOf = new LinkedHashMap<>();
         final Map<Integer, String> secondsOf = new TreeMap<>();
-        boolean signalled = false;
-        // in rank order, so the line names NICs and seconds the same way whatever order the diagnoses came in
+        boolean signalled = false; // diagnoses in rank order: the same line whatever order they came in
         for (final Map.Entry<Integer, String> e : new TreeMap<>(said).entrySet()) {
             final String text = e.getValue();
             signalled |= text.startsWith(STOPPED);
