@@ -56,9 +56,26 @@ public final class ArrivalSkew {
         return out;
     }
 
-    /** Whether {@code s} is a straggler at {@code threshold}: late by more than (1/threshold − 1) of an iteration. */
-    public static boolean straggles(final RankSkew s, final double threshold) {
-        return s != null && s.iterations() > 0 && s.lateUs() > 0 && s.ratio() > 1 / threshold - 1
-                && 2 * s.last() > s.iterations();
+    /** How late ranks are anyway: the median over the ranks of one pass of their absolute lateness, µs. */
+    public static double noiseFloor(final java.util.Collection<RankSkew> pass) {
+        final double[] abs = new double[pass.size()];
+        int k = 0;
+        for (final RankSkew s : pass) {
+            abs[k++] = Math.abs(s.lateUs());
+        }
+        return k == 0 ? 0 : Medians.of(abs);
     }
+
+    /**
+     * Whether {@code s} is a straggler at {@code threshold}: last in at least three quarters of the iterations, and
+     * late by more than (1/threshold − 1) of an iteration and by more than {@link #NOISE} times the pass's
+     * {@link #noiseFloor} (ranks that share cores all jitter; a straggler stands out of the jitter).
+     */
+    public static boolean straggles(final RankSkew s, final double threshold, final double floor) {
+        return s != null && s.iterations() > 0 && s.ratio() > 1 / threshold - 1 && s.lateUs() > NOISE * floor
+                && 4 * s.last() >= 3 * s.iterations();
+    }
+
+    /** How many times the noise floor a straggler must be late by. */
+    public static final double NOISE = 3;
 }

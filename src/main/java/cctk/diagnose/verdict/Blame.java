@@ -45,7 +45,7 @@ final class Blame {
         final boolean fallbackSlow = fallback >= 0 && !slowTests(i, fallback).isEmpty();
         if (fallbackSlow || nics >= 2 && slowNics.size() == nics) {
             java.util.Arrays.fill(explained[i], true);
-            out.add(suspect(Suspect.Kind.NODE, i, fallbackSlow ? "network" : "all NICs", allModes(i)));
+            out.add(suspect(Suspect.Kind.NODE, i, fallbackSlow ? "network" : Judge.ALL_NICS, allModes(i)));
             return;
         }
         for (final int m : slowNics) {
@@ -62,20 +62,19 @@ final class Blame {
     }
 
     /** Adds a pair suspect per pair and mode that is slow and that neither node explains. */
-    void pairs(final double threshold, final List<Suspect> out) {
+    void pairs(final List<Suspect> out) {
         final int n = f.nodes().size();
         final Map<Long, List<Evidence>> found = new LinkedHashMap<>();
         for (final TestView v : views) {
             final int mode = Figures.modeOf(v.test);
             final double[] pairs = f.pairs(v.test);
-            final double limit = threshold * v.pairReference;
             int idx = 0;
             for (int a = 0; a < n; a++) {
                 for (int b = a + 1; b < n; b++, idx++) {
-                    if (pairs[idx] < limit && !explained[a][mode] && !explained[b][mode]) {
+                    if (v.pairSpread.slow(pairs[idx]) && !explained[a][mode] && !explained[b][mode]) {
                         found.computeIfAbsent(((long) idx) * f.modes().size() + mode, k -> new ArrayList<>())
-                                .add(new Evidence(f.testName(v.test), pairs[idx], v.pairReference, 1, 1,
-                                        Double.NaN, true));
+                                .add(new Evidence(f.testName(v.test), pairs[idx], v.pairReference,
+                                        v.pairSpread.limit(), 1, 1));
                     }
                 }
             }
@@ -85,7 +84,7 @@ final class Blame {
             final int[] ab = pairOf(n, (int) (e.getKey() / f.modes().size()));
             final List<Evidence> ev = new ArrayList<>();
             for (final Evidence x : e.getValue()) {
-                ev.add(new Evidence(x.test(), x.figure(), x.peers(), e.getValue().size(), ops, Double.NaN, true));
+                ev.add(new Evidence(x.test(), x.figure(), x.peers(), x.limit(), e.getValue().size(), ops));
             }
             out.add(new Suspect(Suspect.Kind.PAIR, ab[0], ab[1], -1, f.modes().get(mode), worstFirst(ev), false));
         }

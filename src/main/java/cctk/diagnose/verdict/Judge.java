@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The rules that turn a diagnosis's figures into suspects. A figure below {@code threshold} × its peers' median
- * is slow. Per test (mode × operation) a node's figure is the median of its pairs, so one bad node does not make
+ * The rules that turn a diagnosis's figures into suspects. A figure below {@code threshold} × its peers' median,
+ * and out of their scatter, is slow ({@link Spread}). Per test (mode × operation) a node's figure is the median of its pairs, so one bad node does not make
  * its partners look bad ({@link TestView}). Then, per node: slow on every NIC (or on the only mode of a spec
  * without NICs) names the <em>node</em>; slow on some NICs names <em>node+NIC</em> for each; slow only when
  * striping names the node too. A node or node+NIC suspect explains all its pairs on those modes, so they are not
@@ -19,6 +19,10 @@ import java.util.Map;
  */
 public final class Judge {
 
+    /** Where a node suspect slow among its own ranks is. */
+    static final String INTRA = "intra-node";
+    /** Where a node suspect slow on every NIC is. */
+    static final String ALL_NICS = "all NICs";
     /** Partners a node suspect is measured again with, per mode. */
     static final int RECHECK_PARTNERS = 2;
 
@@ -39,26 +43,27 @@ public final class Judge {
         for (int i = 0; i < n; i++) {
             blame.node(i, suspects);
         }
-        blame.pairs(threshold, suspects);
-        final double[] intraRef = new double[Figures.PASSES];
+        blame.pairs(suspects);
+        final Spread[] intra = new Spread[Figures.PASSES];
         for (int p = 0; p < Figures.PASSES; p++) {
             final double[] row = new double[n];
             for (int i = 0; i < n; i++) {
                 row[i] = f.intra(p, i);
             }
-            intraRef[p] = Medians.of(row);
+            intra[p] = Spread.of(row, threshold);
         }
         for (int i = 0; i < n; i++) {
-            if (f.intra(0, i) < threshold * intraRef[0]) {
-                suspects.add(new Suspect(Suspect.Kind.NODE, i, -1, -1, "intra-node", List.of(new Evidence(
-                        "intra-node all_reduce", f.intra(0, i), intraRef[0], 1, 1, Double.NaN, true)), false));
+            if (intra[0].slow(f.intra(0, i))) {
+                suspects.add(new Suspect(Suspect.Kind.NODE, i, -1, -1, INTRA, List.of(new Evidence(
+                        "intra-node all_reduce", f.intra(0, i), intra[0].median(), intra[0].limit(), 1, 1)), false));
             }
         }
+        final double[] floors = floors(f);
         for (final RankSkew[] passes : f.ranks().values()) {
             final RankSkew s = passes[0];
-            if (ArrivalSkew.straggles(s, threshold)) {
+            if (ArrivalSkew.straggles(s, threshold, floors[0])) {
                 suspects.add(new Suspect(Suspect.Kind.RANK, s.node(), -1, s.rank(), "arrival", List.of(new Evidence(
-                        "arrival skew", s.lateUs(), s.iterUs(), s.last(), s.iterations(), Double.NaN, true)), false));
+                        "arrival skew", s.lateUs(), s.iterUs(), Double.NaN, s.last(), s.iterations())), false));
             }
         }
         int notRepeated = 0;
@@ -76,11 +81,18 @@ public final class Judge {
         }
         final double[] pairRef = new double[views.length];
         final double[] nodeRef = new double[views.length];
+        final double[][] nodeFigure = new double[views.length][];
+        final int[][] slowPairs = new int[views.length][];
+        final int[][] measured = new int[views.length][];
         for (int t = 0; t < views.length; t++) {
             pairRef[t] = views[t].pairReference;
             nodeRef[t] = views[t].nodeReference;
+            nodeFigure[t] = views[t].nodeFigure;
+            slowPairs[t] = views[t].slowPairs;
+            measured[t] = views[t].measuredPairs;
         }
-        return new Findings(suspects, rechecks, pairRef, nodeRef, intraRef, notRepeated);
+        return new Findings(suspects, rechecks, pairRef, nodeRef, intra, notRepeated, nodeFigure, slowPairs,
+                measured);
     }
 
     /** The verdict: each suspect confirmed when one of its slow tests is slow again on repeat. */
@@ -96,16 +108,52 @@ public final class Judge {
             final List<Evidence> again = new ArrayList<>();
             boolean held = false;
             for (final Evidence e : s.evidence()) {
-                final double value = repeated(s, e, found.rechecks().get(k), f);
-                final double peers = s.kind() == Suspect.Kind.NODE && "intra-node".equals(s.where())
-                        ? found.intraReference()[1] : e.peers();
-                final boolean slow = s.kind() == Suspect.Kind.RANK
-                        ? ArrivalSkew.straggles(f.ranks().get(s.rank())[1], threshold)
-                        : value < threshold * peers;
-                again.add(e.repeated(value, slow));
-                held |= slow;
+                final Evidence r = repeated(s, e, found, k, f, threshold);
+                again.add(r);
+                held |= r.held();
             }
-            out.add(s.withRepeat(again, held));
+            if (s.kind() == Suspect.Kind.NODE && ALL_NICS.equals(s.where())) {
+                out.addAll(splitByNic(s, again, f));
+            } else {
+                out.add(s.withRepeat(again, held));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A node slow on every NIC at first look stays the node only if every NIC is slow again; the NICs that are
+     * become node+NIC suspects of their own, the others are left unconfirmed, so one noisy NIC never turns a
+     * node+NIC suspect into a node suspect.
+     */
+    private static List<Suspect> splitByNic(final Suspect s, final List<Evidence> again, final Figures f) {
+        final Map<Integer, List<Evidence>> byMode = new LinkedHashMap<>();
+        for (final Evidence e : again) {
+            byMode.computeIfAbsent(Figures.modeOf(testOf(f, e.test())), m -> new ArrayList<>()).add(e);
+        }
+        final int striped = f.modes().indexOf(Figures.STRIPED);
+        final List<Integer> nics = new ArrayList<>();
+        final List<Integer> held = new ArrayList<>();
+        for (int m = 0; m < f.modes().size(); m++) {
+            if (m != striped) {
+                nics.add(m);
+                if (byMode.getOrDefault(m, List.of()).stream().anyMatch(Evidence::held)) {
+                    held.add(m);
+                }
+            }
+        }
+        if (held.size() == nics.size()) {
+            return List.of(s.withRepeat(again, true));
+        }
+        final List<Suspect> out = new ArrayList<>();
+        for (final int m : nics) {
+            final List<Evidence> ev = new ArrayList<>(byMode.getOrDefault(m, List.of()));
+            if (held.contains(m) && striped >= 0) {
+                ev.addAll(byMode.getOrDefault(striped, List.of()));
+            }
+            if (!ev.isEmpty()) {
+                out.add(new Suspect(Suspect.Kind.NODE_NIC, s.node(), -1, -1, f.modes().get(m), ev, held.contains(m)));
+            }
         }
         return out;
     }
@@ -118,23 +166,46 @@ public final class Judge {
         return out;
     }
 
-    private static double repeated(final Suspect s, final Evidence e, final List<Recheck> rechecks, final Figures f) {
+    /** {@code e} with its repeat: the second pass (a node's inside, a rank), or the median of its pairs' repeats. */
+    private static Evidence repeated(final Suspect s, final Evidence e, final Findings found, final int k,
+                                     final Figures f, final double threshold) {
         if (s.kind() == Suspect.Kind.RANK) {
             final RankSkew second = f.ranks().get(s.rank())[1];
-            return second == null ? Double.NaN : second.lateUs();
+            return second == null ? e.repeated(Double.NaN, Double.NaN, false)
+                    : e.repeated(second.lateUs(), second.iterUs(),
+                            ArrivalSkew.straggles(second, threshold, floors(f)[1]));
         }
-        if ("intra-node".equals(s.where())) {
-            return f.intra(1, s.node());
+        if (INTRA.equals(s.where())) {
+            final double again = f.intra(1, s.node());
+            final Spread second = found.intra()[1];
+            return e.repeated(again, second.median(), second.slow(again));
         }
         final int test = testOf(f, e.test());
+        final List<Recheck> rechecks = found.rechecks().get(k);
         final double[] values = new double[rechecks.size()];
-        int k = 0;
+        int n = 0;
         for (final Recheck r : rechecks) {
             if (Figures.modeOf(test) == r.mode()) {
-                values[k++] = f.repeat(test, r.a(), r.b());
+                values[n++] = f.repeat(test, r.a(), r.b());
             }
         }
-        return Medians.of(values, k);
+        final double again = Medians.of(values, n);
+        return e.repeated(again, e.peers(), again < e.limit());
+    }
+
+    /** Each pass's noise floor of arrival skew. */
+    private static double[] floors(final Figures f) {
+        final double[] out = new double[Figures.PASSES];
+        for (int p = 0; p < out.length; p++) {
+            final List<RankSkew> pass = new ArrayList<>();
+            for (final RankSkew[] s : f.ranks().values()) {
+                if (s[p] != null) {
+                    pass.add(s[p]);
+                }
+            }
+            out[p] = ArrivalSkew.noiseFloor(pass);
+        }
+        return out;
     }
 
     private static int testOf(final Figures f, final String name) {
@@ -147,7 +218,7 @@ public final class Judge {
     }
 
     private static List<Recheck> rechecksOf(final Suspect s, final Figures f, final boolean[] named) {
-        if (s.kind() == Suspect.Kind.RANK || "intra-node".equals(s.where())) {
+        if (s.kind() == Suspect.Kind.RANK || INTRA.equals(s.where())) {
             return List.of();
         }
         final Map<Recheck, Boolean> out = new LinkedHashMap<>();

@@ -54,13 +54,13 @@ public record Suspect(Kind kind, int node, int peer, int rank, String where, Lis
         evidence = List.copyOf(evidence);
     }
 
-    /** The suspect's name for people: {@code node2}, {@code node2 eth1}, {@code node1-node3 eth0}, {@code rank 5}. */
+    /** The suspect for people: {@code node2}, {@code node2 eth1}, {@code node1-node3 eth0}, {@code 5 on node2}. */
     public String subject(final List<String> nodes) {
         return switch (kind) {
             case NODE -> nodes.get(node);
             case NODE_NIC -> nodes.get(node) + " " + where;
             case PAIR -> nodes.get(node) + "-" + nodes.get(peer) + " " + where;
-            case RANK -> "rank " + rank + " (" + nodes.get(node) + ")";
+            case RANK -> rank + " on " + nodes.get(node);
         };
     }
 

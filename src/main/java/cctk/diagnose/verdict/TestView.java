@@ -12,10 +12,12 @@ final class TestView {
     final int test;
     final double[] nodeFigure;
     final double nodeReference;
+    final Spread nodeSpread;
     final boolean[] slow;
     final int[] slowPairs;
     final int[] measuredPairs;
     final double pairReference;
+    final Spread pairSpread;
 
     /** Most pairs the pair reference is taken over: evenly spaced beyond that. */
     static final int REFERENCE_SAMPLE = 1 << 17;
@@ -48,12 +50,14 @@ final class TestView {
         for (int i = 0; i < n; i++) {
             nodeFigure[i] = Medians.ofScratch(byNode[i], count[i]);
         }
-        nodeReference = Medians.of(nodeFigure);
+        nodeSpread = Spread.of(nodeFigure, threshold);
+        nodeReference = nodeSpread.median();
         slow = new boolean[n];
         for (int i = 0; i < n; i++) {
-            slow[i] = nodeFigure[i] < threshold * nodeReference;
+            slow[i] = nodeSpread.slow(nodeFigure[i]);
         }
-        pairReference = cleanReference(pairs, n);
+        pairSpread = cleanSpread(pairs, n, threshold);
+        pairReference = pairSpread.median();
         slowPairs = new int[n];
         measuredPairs = new int[n];
         int idx = 0;
@@ -62,7 +66,7 @@ final class TestView {
                 if (Double.isFinite(pairs[idx])) {
                     measuredPairs[a]++;
                     measuredPairs[b]++;
-                    if (pairs[idx] < threshold * pairReference) {
+                    if (pairSpread.slow(pairs[idx])) {
                         slowPairs[a]++;
                         slowPairs[b]++;
                     }
@@ -71,8 +75,8 @@ final class TestView {
         }
     }
 
-    /** The median pair touching no slow node (over an evenly spaced sample when there are very many). */
-    private double cleanReference(final double[] pairs, final int n) {
+    /** The spread of the pairs touching no slow node (over an evenly spaced sample when there are very many). */
+    private Spread cleanSpread(final double[] pairs, final int n, final double threshold) {
         final int stride = Math.max(1, pairs.length / REFERENCE_SAMPLE);
         final double[] clean = new double[Math.min(pairs.length, REFERENCE_SAMPLE + 1)];
         int c = 0;
@@ -88,12 +92,12 @@ final class TestView {
             }
             rowStart = rowEnd;
         }
-        return c > 0 ? Medians.ofScratch(clean, c) : nodeReference;
+        return c > 0 ? Spread.of(clean, c, threshold) : nodeSpread;
     }
 
     /** Node {@code i}'s evidence on this test. */
     Evidence node(final Figures f, final int i) {
-        return new Evidence(f.testName(test), nodeFigure[i], nodeReference, slowPairs[i], measuredPairs[i],
-                Double.NaN, true);
+        return new Evidence(f.testName(test), nodeFigure[i], nodeReference, nodeSpread.limit(), slowPairs[i],
+                measuredPairs[i]);
     }
 }

@@ -147,11 +147,38 @@ class JudgeTest {
             }
         }
         final Findings found = Judge.tentative(f, 0.8);
-        assertThat(subjects(found, f)).containsExactly("node node4", "rank rank 5 (node3)");
+        assertThat(subjects(found, f)).containsExactly("node node4", "rank 5 on node3");
         final List<Suspect> verdict = Judge.confirm(found, f, 0.8, true);
         assertThat(verdict.get(0).confirmed()).as("node4 was fine in the second pass").isFalse();
         assertThat(verdict.get(1).confirmed()).isTrue();
         assertThat(verdict.get(1).evidence().get(0).agree()).isEqualTo(10);
+    }
+
+    @Test
+    void aNodeSlowOnEveryNicAtFirstButOnOneNicAgainIsThatNicOnly() {
+        final Slowdown first = (mode, a, b) -> a == 1 || b == 1 ? (mode.equals("eth0") ? 0.5 : 0.05) : 1;
+        final Figures f = figures(4, List.of("eth0", "eth1"), first);
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(subjects(found, f)).containsExactly("node node2");
+        for (final Recheck r : found.allRechecks()) {
+            for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
+                f.repeat(Figures.test(r.mode(), op), r.a(), r.b(), f.modes().get(r.mode()).equals("eth0") ? 1 : 0.05);
+            }
+        }
+        final List<Suspect> verdict = Judge.ordered(Judge.confirm(found, f, 0.8, true));
+        assertThat(verdict).extracting(s -> s.kind().label() + " " + s.subject(f.nodes()) + " " + s.confirmed())
+                .containsExactly("node+NIC node2 eth1 true", "node+NIC node2 eth0 false");
+    }
+
+    @Test
+    void peersThatScatterMoreThanTheThresholdNameNothingButWhatStandsOut() {
+        final double[] noisy = {1.0, 0.3, 0.9, 0.5, 1.2, 0.7, 1.1, 0.4};
+        final Spread s = Spread.of(noisy, 0.8);
+        assertThat(s.slow(0.3)).as("0.3 is below 0.8 x the median, but inside the scatter").isFalse();
+        assertThat(s.slow(0.01)).isTrue();
+        final Spread quiet = Spread.of(new double[] {1.0, 1.01, 0.99, 1.0, 1.02}, 0.8);
+        assertThat(quiet.limit()).isEqualTo(0.8);
+        assertThat(quiet.slow(0.79)).isTrue();
     }
 
     @Test
