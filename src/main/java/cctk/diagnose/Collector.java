@@ -20,9 +20,9 @@ import java.util.List;
 /**
  * Rank 0's side of a diagnosis: plans (which ranks share a node), collects every node's figures from the store,
  * asks for the repeats that would confirm its first suspects, then judges, writes the files and prints the
- * verdict. What goes through the store: one key per rank (its host), one per node for the plan and three per
- * node leader for its results, one for the repeat plan, plus two endpoint keys per pair, mode and pass (the
- * pair communicators' own rendezvous).
+ * verdict. What goes through the store: one key per rank (its host), one per node for the plan and four per
+ * node leader for its results, one for the repeat plan and one to start the second per-node pass, plus two
+ * endpoint keys per pair, mode and pass (the pair communicators' own rendezvous).
  * <b>Note:</b> not threadsafe: rank 0's main thread.
  */
 final class Collector {
@@ -55,9 +55,9 @@ final class Collector {
         Keys.put(store, Keys.names(), String.join("\n", layout.names()));
         final Tournament t = new Tournament(layout.nodes());
         out.println("cctk diagnose: " + layout.nodes() + " node(s), " + world + " rank(s); per node: all-reduce"
-                + " among each node's ranks, 2 passes; pairs: " + t.rounds() + " round(s) of " + t.pairsPerRound()
-                + " pair(s) on " + String.join(", ", settings.modes()) + " (sendrecv, all_reduce); message "
-                + cctk.results.Numbers.size(settings.diagnose().bytes()) + ", threshold "
+                + " among each node's ranks, at the start and at the end; pairs: " + t.rounds() + " round(s) of "
+                + t.pairsPerRound() + " pair(s) on " + String.join(", ", settings.modes()) + " (sendrecv,"
+                + " all_reduce); message " + cctk.results.Numbers.size(settings.diagnose().bytes()) + ", threshold "
                 + settings.diagnose().threshold() + " x the peers' median"
                 + (settings.diagnose().confirm() ? ", suspects measured again" : ""));
         out.flush();
@@ -68,7 +68,7 @@ final class Collector {
     List<List<RecheckRounds.Item>> judge() {
         figures = new Figures(layout.names(), settings.modes());
         for (int i = 0; i < layout.nodes(); i++) {
-            read(Keys.take(store, Keys.nodeResults(i)));
+            read(Keys.take(store, Keys.nodeResults(i, 0)));
             read(Keys.take(store, Keys.pairResults(i)));
         }
         findings = Judge.tentative(figures, settings.diagnose().threshold());
@@ -84,10 +84,18 @@ final class Collector {
         return rounds;
     }
 
-    /** Collects the repeats, confirms, writes the files and prints the verdict; FAILED when a suspect stands. */
-    ExitCode verdict(final double seconds) {
+    /** Collects the pairs' repeats, then lets every node measure its ranks the second time. */
+    void repeats() {
         for (int i = 0; i < layout.nodes(); i++) {
             read(Keys.take(store, Keys.repeatResults(i)));
+        }
+        Keys.put(store, Keys.secondPass(), "");
+    }
+
+    /** Collects the second per-node pass, confirms, writes the files and prints the verdict; FAILED on a suspect. */
+    ExitCode verdict(final double seconds) {
+        for (int i = 0; i < layout.nodes(); i++) {
+            read(Keys.take(store, Keys.nodeResults(i, 1)));
         }
         final List<Suspect> verdict = Judge.ordered(Judge.confirm(findings, figures, settings.diagnose().threshold(),
                 settings.diagnose().confirm()));

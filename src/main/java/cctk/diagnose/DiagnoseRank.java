@@ -1,14 +1,8 @@
 package cctk.diagnose;
 
-import cctk.CctkException;
 import cctk.Environment;
 import cctk.ExitCode;
-import cctk.coll.AllReduce;
-import cctk.comm.Communicator;
 import cctk.comm.Store;
-import cctk.diagnose.verdict.ArrivalSkew;
-import cctk.diagnose.verdict.Figures;
-import cctk.diagnose.verdict.RankSkew;
 import cctk.diagnose.verdict.RecheckRounds;
 import cctk.rank.RankIdentity;
 import cctk.rank.Rendezvous;
@@ -17,17 +11,16 @@ import cctk.spec.SpecParser;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * What every rank of a diagnosing job runs ({@code cctk rank --spec} on a spec with a {@code diagnose:} section),
  * in one Slurm step. Every rank says which node it is on and rank 0 plans ({@link NodeLayout}). Per node: the node's
- * ranks alone, all nodes at once, measure an all-reduce in two passes after an untimed one (the JIT's); the leader
- * keeps the node's figure and each rank's arrival skew. Then every rank but the node leaders leaves, and the leaders play the tournament
- * ({@link Pairs}), hand their figures to rank 0, run the repeats rank 0 asks for, and rank 0 judges and writes the
- * files ({@link Collector}). Exit code: 1 when a suspect is confirmed, else 0.
+ * ranks alone, all nodes at once, measure an all-reduce ({@link NodePhase}); the leader keeps the node's figure
+ * and each rank's arrival skew. Then the node leaders play the tournament ({@link Pairs}) while the other ranks
+ * wait for them, hand their figures to rank 0, run the repeats rank 0 asks for; then every node measures its
+ * ranks a second time, all at once, and rank 0 judges and writes the files ({@link Collector}). Exit code: 1 when
+ * a suspect is confirmed, else 0.
  * <b>Note:</b> one call per process.
  */
 public final class DiagnoseRank {
@@ -72,60 +65,33 @@ public final class DiagnoseRank {
         final Collector collector = rank == 0 ? Collector.plan(store, world, settings, out) : null;
         final NodeLayout.Place me = NodeLayout.place(Keys.take(store, Keys.plan(host)), rank);
         store.barrier(Keys.PREFIX + "ready");
-        final String nodeLines = node(settings, me, host, links);
-        if (me.leader()) {
-            Keys.put(store, Keys.nodeResults(me.node()), nodeLines);
-        }
-        store.barrier(Keys.PREFIX + "nodes-done");
-        if (!me.leader()) {
-            return ExitCode.OK;
-        }
-        final List<String> names = List.of(Keys.take(store, Keys.names()).split("\n"));
-        final Pairs pairs = new Pairs(links, settings, me.node(), names);
-        Keys.put(store, Keys.pairResults(me.node()), pairs.tournament());
-        final List<List<RecheckRounds.Item>> rounds = collector != null ? collector.judge()
-                : RecheckRounds.parse(Keys.take(store, Keys.recheck()));
-        Keys.put(store, Keys.repeatResults(me.node()), pairs.repeats(rounds));
-        if (collector == null) {
-            return ExitCode.OK;
-        }
-        return collector.verdict((System.nanoTime() - start) / 1e9);
-    }
-
-    /**
-     * The per-node phase on this rank: two passes of an all-reduce among the node's ranks. On the leader, the lines
-     * {@code intra <pass> <node> <busbw>} and {@code rank <pass> <rank> <node> <iters> <last> <lateUs> <iterUs>}.
-     */
-    private String node(final Settings s, final NodeLayout.Place me, final String host, final GroupLinks links) {
-        if (me.size() < 2) {
-            return "";
-        }
-        final StringBuilder lines = new StringBuilder();
-        try (Communicator comm = links.node(Keys.nodeGroup(me.node()), me.index(), me.size())) {
-            final Probe probe = new Probe(comm, s.diagnose().bytes(), s.diagnose().warmup(), s.diagnose().iters(),
-                    s.limitNanos());
-            probe.measure(new AllReduce());
-            for (int pass = 0; pass < Figures.PASSES; pass++) {
-                final Probe.Measured m = probe.measure(new AllReduce());
-                final double[][] all = probe.gather(m.mineUs());
-                if (me.leader()) {
-                    lines.append("intra ").append(pass).append(' ').append(me.node()).append(' ').append(m.busBw())
-                            .append('\n');
-                    final int[] nodes = new int[me.size()];
-                    Arrays.fill(nodes, me.node());
-                    for (final RankSkew k : ArrivalSkew.of(me.ranks(), nodes, new ArrayList<>(Arrays.asList(all)))) {
-                        lines.append("rank ").append(pass).append(' ').append(k.rank()).append(' ').append(k.node())
-                                .append(' ').append(k.iterations()).append(' ').append(k.last()).append(' ')
-                                .append(k.lateUs()).append(' ').append(k.iterUs()).append('\n');
-                    }
-                }
+        try (NodePhase node = NodePhase.open(settings, me, host, links,
+                settings.longestPairPhase(me.nodes(), links.deadline()))) {
+            final String first = node.pass(0);
+            if (me.leader()) {
+                Keys.put(store, Keys.nodeResults(me.node(), 0), first);
             }
-        } catch (final CctkException e) {
-            throw new CctkException(e.exitCode(), "diagnosis: rank " + me.ranks()[me.index()] + " on " + host
-                    + " (" + (me.index() + 1) + " of the node's " + me.size() + " ranks), measuring among the node's"
-                    + " ranks over loopback: " + e.getMessage(), e);
+            store.barrier(Keys.PREFIX + "nodes-done");
+            if (!me.leader()) {
+                node.meet();
+                node.pass(1);
+                return ExitCode.OK;
+            }
+            final List<String> names = List.of(Keys.take(store, Keys.names()).split("\n"));
+            final Pairs pairs = new Pairs(links, settings, me.node(), names);
+            Keys.put(store, Keys.pairResults(me.node()), pairs.tournament());
+            final List<List<RecheckRounds.Item>> rounds = collector != null ? collector.judge()
+                    : RecheckRounds.parse(Keys.take(store, Keys.recheck()));
+            Keys.put(store, Keys.repeatResults(me.node()), pairs.repeats(rounds));
+            if (collector != null) {
+                collector.repeats();
+            } else {
+                Keys.take(store, Keys.secondPass());
+            }
+            node.meet();
+            Keys.put(store, Keys.nodeResults(me.node(), 1), node.pass(1));
         }
-        return lines.toString();
+        return collector == null ? ExitCode.OK : collector.verdict((System.nanoTime() - start) / 1e9);
     }
 
     private void note(final String line) {

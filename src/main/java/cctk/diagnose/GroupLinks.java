@@ -35,10 +35,19 @@ class GroupLinks {
         this.log = log;
     }
 
-    /** The ranks of one node, {@code index} of {@code size}, over loopback. */
-    Communicator node(final String key, final int index, final int size) {
-        return TcpCommunicator.connect(new TcpOptions(List.of(), false, deadline, TcpOptions.DEFAULT_SOCKET_BUFFER,
+    /**
+     * The ranks of one node, {@code index} of {@code size}, over loopback; {@code patience}: how long a rank may
+     * wait for another (its leader's pairwise phase), at least the job's deadline.
+     */
+    Communicator node(final String key, final int index, final int size, final Duration patience) {
+        final Duration wait = patience.compareTo(deadline) > 0 ? patience : deadline;
+        return TcpCommunicator.connect(new TcpOptions(List.of(), false, wait, TcpOptions.DEFAULT_SOCKET_BUFFER,
                 key, secret, log), index, size, store);
+    }
+
+    /** The deadline of every other wait. */
+    Duration deadline() {
+        return deadline;
     }
 
     /** Two node leaders ({@code index} 0 is the lower node) over exactly {@code nics} (empty: the host's address). */

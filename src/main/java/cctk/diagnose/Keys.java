@@ -37,8 +37,13 @@ final class Keys {
         return PREFIX + (repeat ? "c/" : "p/") + mode + "/" + lo + "-" + hi;
     }
 
-    static String nodeResults(final int node) {
-        return PREFIX + "nres/" + node;
+    static String nodeResults(final int node, final int pass) {
+        return PREFIX + "nres/" + pass + "/" + node;
+    }
+
+    /** Rank 0's word that every repeat is done: the second per-node pass may start. */
+    static String secondPass() {
+        return PREFIX + "pass2";
     }
 
     static String pairResults(final int node) {

@@ -36,4 +36,16 @@ record Settings(Diagnose diagnose, List<String> nics, List<String> modes, Path o
     long limitNanos() {
         return diagnose.limitSeconds() * 1_000_000_000L;
     }
+
+    /**
+     * The longest a node leader's pairwise phase may take with these settings, for the node's other ranks to wait:
+     * every round and every repeat a diagnosis may schedule, each mode's rendezvous within {@code deadline}, and
+     * its two operations at most twice their time limit each (an untimed pass and a timed one).
+     */
+    java.time.Duration longestPairPhase(final int nodes, final java.time.Duration deadline) {
+        final long rounds = new cctk.diagnose.verdict.Tournament(nodes).rounds()
+                + cctk.diagnose.verdict.Judge.repeatBudget(nodes);
+        final long perMode = deadline.toSeconds() + 2L * 2 * 2 * diagnose.limitSeconds();
+        return java.time.Duration.ofSeconds(deadline.toSeconds() + rounds * modes.size() * perMode);
+    }
 }

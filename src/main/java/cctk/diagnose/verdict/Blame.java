@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Attribution, the part of {@link Judge} that decides what a slow figure is blamed on: a node slow on every NIC is
- * the node, on some NICs node+NIC, only when striping the node again; a slow pair that neither of its nodes
- * explains (by a node suspect, or a node+NIC suspect on that NIC or on the striped mode) is the pair.
+ * Attribution, the part of {@link Judge} that decides what a slow figure is blamed on. A node or a pair is slow on
+ * a mode when every operation there is slow (a bad NIC or cable slows send/recv and all-reduce alike; one slow
+ * operation alone is noise). A node slow on every NIC is the node, on some NICs node+NIC, only when striping the
+ * node again; a slow pair that neither of its nodes explains (by a node suspect, or a node+NIC suspect on that NIC
+ * or on the striped mode) is the pair.
  * <b>Note:</b> not threadsafe; one per judgement.
  */
 final class Blame {
@@ -80,6 +82,9 @@ final class Blame {
             }
         }
         for (final Map.Entry<Long, List<Evidence>> e : found.entrySet()) {
+            if (e.getValue().size() < ops) {
+                continue;
+            }
             final int mode = (int) (e.getKey() % f.modes().size());
             final int[] ab = pairOf(n, (int) (e.getKey() / f.modes().size()));
             final List<Evidence> ev = new ArrayList<>();
@@ -101,13 +106,15 @@ final class Blame {
         return named;
     }
 
+    /** Node {@code i}'s evidence on {@code mode} when every operation is slow there, else none. */
     private List<Evidence> slowTests(final int i, final int mode) {
         final List<Evidence> out = new ArrayList<>();
         for (int op = 0; op < ops; op++) {
             final TestView v = views[Figures.test(mode, op)];
-            if (v.slow[i]) {
-                out.add(v.node(f, i));
+            if (!v.slow[i]) {
+                return List.of();
             }
+            out.add(v.node(f, i));
         }
         return out;
     }

@@ -19,8 +19,9 @@ final class DiagnosisCsv {
     }
 
     /** Each node on each pair test (the median of its pairs), then inside, per pass. */
-    static void nodes(final CsvWriter w, final Figures f, final Findings found) {
+    static void nodes(final CsvWriter w, final Figures f, final Findings found, final double threshold) {
         w.writeRecord(NODES);
+        final double[] intra = {Judge.intra(f, 0, threshold).median(), Judge.intra(f, 1, threshold).median()};
         for (int i = 0; i < f.nodes().size(); i++) {
             for (int t = 0; t < f.tests(); t++) {
                 final double v = found.nodeFigure()[t][i];
@@ -32,8 +33,7 @@ final class DiagnosisCsv {
             for (int p = 0; p < Figures.PASSES; p++) {
                 final double v = f.intra(p, i);
                 w.writeRecord(f.nodes().get(i), "intra-node all_reduce pass " + (p + 1), DiagnosisFiles.cell(v),
-                        DiagnosisFiles.cell(found.intraReference()[p]),
-                        DiagnosisFiles.cell(v / found.intraReference()[p]), "", "");
+                        DiagnosisFiles.cell(intra[p]), DiagnosisFiles.cell(v / intra[p]), "", "");
             }
         }
     }

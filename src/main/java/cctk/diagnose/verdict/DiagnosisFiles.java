@@ -51,7 +51,7 @@ public final class DiagnosisFiles {
             final List<Path> out = new ArrayList<>();
             out.add(place(dir.resolve(stem + ".txt"), String.join("\n", VerdictText.lines(h, f, found, verdict))
                     + "\n"));
-            out.add(csv(dir.resolve(stem + "_nodes.csv"), w -> DiagnosisCsv.nodes(w, f, found)));
+            out.add(csv(dir.resolve(stem + "_nodes.csv"), w -> DiagnosisCsv.nodes(w, f, found, h.threshold())));
             out.add(csv(dir.resolve(stem + "_pairs.csv"), w -> DiagnosisCsv.pairs(w, f, found)));
             out.add(csv(dir.resolve(stem + "_ranks.csv"), w -> DiagnosisCsv.ranks(w, f)));
             final Map<String, Object> doc = DiagnosisJson.document(h, f, found, verdict);

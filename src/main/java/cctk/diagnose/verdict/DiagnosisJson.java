@@ -41,8 +41,8 @@ final class DiagnosisJson {
             refs.add(r);
         }
         doc.put("references", refs);
-        doc.put("intra_median_gbps", List.of(Numbers.significant(found.intraReference()[0]),
-                Numbers.significant(found.intraReference()[1])));
+        doc.put("intra_median_gbps", List.of(Numbers.significant(Judge.intra(f, 0, h.threshold()).median()),
+                Numbers.significant(Judge.intra(f, 1, h.threshold()).median())));
         final boolean any = verdict.stream().anyMatch(Suspect::confirmed);
         doc.put("status", any ? "SUSPECT" : "OK");
         final List<Object> suspects = new ArrayList<>();

@@ -12,24 +12,18 @@ import java.util.Map;
  *                       suspects that the second pass of their phase confirms (nodes inside, ranks)
  * @param pairReference  per test, the median pair that touches no slow node, GB/s
  * @param nodeReference  per test, the median node figure, GB/s
- * @param intra          per pass, the spread of the intra-node figures, GB/s
  * @param notRepeated    suspects left without a repeat because there were more than a diagnosis repeats
  * @param nodeFigure     per test and node, the median of the node's pairs, GB/s
  * @param slowPairs      per test and node, how many of its pairs are below the threshold
  * @param measuredPairs  per test and node, how many of its pairs were measured
  */
 public record Findings(List<Suspect> suspects, List<List<Recheck>> rechecks, double[] pairReference,
-                       double[] nodeReference, Spread[] intra, int notRepeated, double[][] nodeFigure,
+                       double[] nodeReference, int notRepeated, double[][] nodeFigure,
                        int[][] slowPairs, int[][] measuredPairs) {
 
     public Findings {
         suspects = List.copyOf(suspects);
         rechecks = rechecks.stream().map(List::copyOf).toList();
-    }
-
-    /** Per pass, the median intra-node figure, GB/s. */
-    public double[] intraReference() {
-        return new double[] {intra[0].median(), intra[1].median()};
     }
 
     /** Every pair and mode to measure again, once each, in order. */

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The rules that turn a diagnosis's figures into suspects. A figure below {@code threshold} × its peers' median,
- * and out of their scatter, is slow ({@link Spread}). Per test (mode × operation) a node's figure is the median of its pairs, so one bad node does not make
+ * and out of their scatter, is slow ({@link Spread}); a node or pair is slow on a mode when every operation is. Per test (mode × operation) a node's figure is the median of its pairs, so one bad node does not make
  * its partners look bad ({@link TestView}). Then, per node: slow on every NIC (or on the only mode of a spec
  * without NICs) names the <em>node</em>; slow on some NICs names <em>node+NIC</em> for each; slow only when
  * striping names the node too. A node or node+NIC suspect explains all its pairs on those modes, so they are not
@@ -44,18 +44,11 @@ public final class Judge {
             blame.node(i, suspects);
         }
         blame.pairs(suspects);
-        final Spread[] intra = new Spread[Figures.PASSES];
-        for (int p = 0; p < Figures.PASSES; p++) {
-            final double[] row = new double[n];
-            for (int i = 0; i < n; i++) {
-                row[i] = f.intra(p, i);
-            }
-            intra[p] = Spread.of(row, threshold);
-        }
+        final Spread intra = intra(f, 0, threshold);
         for (int i = 0; i < n; i++) {
-            if (intra[0].slow(f.intra(0, i))) {
+            if (intra.slow(f.intra(0, i))) {
                 suspects.add(new Suspect(Suspect.Kind.NODE, i, -1, -1, INTRA, List.of(new Evidence(
-                        "intra-node all_reduce", f.intra(0, i), intra[0].median(), intra[0].limit(), 1, 1)), false));
+                        "intra-node all_reduce", f.intra(0, i), intra.median(), intra.limit(), 1, 1)), false));
             }
         }
         final double[] floors = floors(f);
@@ -67,7 +60,7 @@ public final class Judge {
             }
         }
         int notRepeated = 0;
-        int budget = Math.max(16, 2 * n);
+        int budget = repeatBudget(n);
         final boolean[] named = blame.namedNodes(suspects);
         for (final Suspect s : suspects) {
             final List<Recheck> r = rechecksOf(s, f, named);
@@ -91,11 +84,27 @@ public final class Judge {
             slowPairs[t] = views[t].slowPairs;
             measured[t] = views[t].measuredPairs;
         }
-        return new Findings(suspects, rechecks, pairRef, nodeRef, intra, notRepeated, nodeFigure, slowPairs,
-                measured);
+        return new Findings(suspects, rechecks, pairRef, nodeRef, notRepeated, nodeFigure, slowPairs, measured);
     }
 
-    /** The verdict: each suspect confirmed when one of its slow tests is slow again on repeat. */
+    /** The spread of every node's intra-node figure in pass {@code pass} (0 or 1). */
+    public static Spread intra(final Figures f, final int pass, final double threshold) {
+        final double[] row = new double[f.nodes().size()];
+        for (int i = 0; i < row.length; i++) {
+            row[i] = f.intra(pass, i);
+        }
+        return Spread.of(row, threshold);
+    }
+
+    /** The most pairs and modes a diagnosis of {@code nodes} nodes measures again: 2n, at least 16. */
+    public static int repeatBudget(final int nodes) {
+        return Math.max(16, 2 * nodes);
+    }
+
+    /**
+     * The verdict: a suspect is confirmed when, on one of its modes, every operation is slow again on repeat (a
+     * node's inside and a rank: when the second pass is slow again).
+     */
     public static List<Suspect> confirm(final Findings found, final Figures f, final double threshold,
                                         final boolean repeat) {
         final List<Suspect> out = new ArrayList<>();
@@ -106,16 +115,15 @@ public final class Judge {
                 continue;
             }
             final List<Evidence> again = new ArrayList<>();
-            boolean held = false;
             for (final Evidence e : s.evidence()) {
-                final Evidence r = repeated(s, e, found, k, f, threshold);
-                again.add(r);
-                held |= r.held();
+                again.add(repeated(s, e, found, k, f, threshold));
             }
             if (s.kind() == Suspect.Kind.NODE && ALL_NICS.equals(s.where())) {
                 out.addAll(splitByNic(s, again, f));
+            } else if (s.kind() == Suspect.Kind.RANK || INTRA.equals(s.where())) {
+                out.add(s.withRepeat(again, again.stream().anyMatch(Evidence::held)));
             } else {
-                out.add(s.withRepeat(again, held));
+                out.add(s.withRepeat(again, heldModes(again, f).containsValue(true)));
             }
         }
         return out;
@@ -127,17 +135,15 @@ public final class Judge {
      * node+NIC suspect into a node suspect.
      */
     private static List<Suspect> splitByNic(final Suspect s, final List<Evidence> again, final Figures f) {
-        final Map<Integer, List<Evidence>> byMode = new LinkedHashMap<>();
-        for (final Evidence e : again) {
-            byMode.computeIfAbsent(Figures.modeOf(testOf(f, e.test())), m -> new ArrayList<>()).add(e);
-        }
+        final Map<Integer, List<Evidence>> byMode = byMode(again, f);
+        final Map<Integer, Boolean> heldModes = heldModes(again, f);
         final int striped = f.modes().indexOf(Figures.STRIPED);
         final List<Integer> nics = new ArrayList<>();
         final List<Integer> held = new ArrayList<>();
         for (int m = 0; m < f.modes().size(); m++) {
             if (m != striped) {
                 nics.add(m);
-                if (byMode.getOrDefault(m, List.of()).stream().anyMatch(Evidence::held)) {
+                if (heldModes.getOrDefault(m, false)) {
                     held.add(m);
                 }
             }
@@ -155,6 +161,21 @@ public final class Judge {
                 out.add(new Suspect(Suspect.Kind.NODE_NIC, s.node(), -1, -1, f.modes().get(m), ev, held.contains(m)));
             }
         }
+        return out;
+    }
+
+    private static Map<Integer, List<Evidence>> byMode(final List<Evidence> evidence, final Figures f) {
+        final Map<Integer, List<Evidence>> byMode = new LinkedHashMap<>();
+        for (final Evidence e : evidence) {
+            byMode.computeIfAbsent(Figures.modeOf(testOf(f, e.test())), m -> new ArrayList<>()).add(e);
+        }
+        return byMode;
+    }
+
+    /** Per mode of the evidence: whether every operation there was slow again. */
+    private static Map<Integer, Boolean> heldModes(final List<Evidence> evidence, final Figures f) {
+        final Map<Integer, Boolean> out = new LinkedHashMap<>();
+        byMode(evidence, f).forEach((m, ev) -> out.put(m, ev.stream().allMatch(Evidence::held)));
         return out;
     }
 
@@ -177,7 +198,7 @@ public final class Judge {
         }
         if (INTRA.equals(s.where())) {
             final double again = f.intra(1, s.node());
-            final Spread second = found.intra()[1];
+            final Spread second = intra(f, 1, threshold);
             return e.repeated(again, second.median(), second.slow(again));
         }
         final int test = testOf(f, e.test());

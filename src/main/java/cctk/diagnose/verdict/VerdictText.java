@@ -26,8 +26,9 @@ public final class VerdictText {
         for (int t = 0; t < f.tests(); t++) {
             refs.append(t == 0 ? " " : " | ").append(f.testName(t)).append(' ').append(gbps(found.pairReference()[t]));
         }
-        if (Double.isFinite(found.intraReference()[0])) {
-            refs.append(" | intra-node all_reduce ").append(gbps(found.intraReference()[0]));
+        final double intra = Judge.intra(f, 0, h.threshold()).median();
+        if (Double.isFinite(intra)) {
+            refs.append(" | intra-node all_reduce ").append(gbps(intra));
         }
         out.add(refs.toString());
         int confirmed = 0;
