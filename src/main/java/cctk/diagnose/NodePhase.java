@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * The ranks of one node among themselves: one communicator for the whole diagnosis, two passes of an all-reduce
- * (after an untimed one for the JIT), the first at the start and the second at the end, so that the repeat is
+ * (after untimed rounds until no rank's JIT compiles any more, at most 10 s), the first at the start and the second at the end, so that the repeat is
  * measured at another time than the first look. Between them the node's other ranks wait for their leader in a
  * barrier of this communicator, whose deadline covers the longest pairwise phase the settings allow.
  * On the leader each pass gives lines {@code intra <pass> <node> <busbw>} and
@@ -19,6 +19,9 @@ import java.util.List;
  * <b>Note:</b> not threadsafe: one per rank.
  */
 final class NodePhase implements AutoCloseable {
+
+    /** The longest the untimed rounds before the first pass may take (until the JIT is quiet). */
+    static final long JIT_BUDGET_NANOS = 10_000_000_000L;
 
     private final NodeLayout.Place me;
     private final String host;
@@ -42,7 +45,7 @@ final class NodePhase implements AutoCloseable {
             final Communicator comm = links.node(Keys.nodeGroup(me.node()), me.index(), me.size(), longest);
             final Probe probe = new Probe(comm, s.diagnose().bytes(), s.diagnose().warmup(), s.diagnose().iters(),
                     s.limitNanos());
-            probe.measure(new AllReduce());
+            probe.warmUp(new AllReduce(), JIT_BUDGET_NANOS);
             return new NodePhase(me, host, comm, probe);
         } catch (final CctkException e) {
             throw failed(me, host, e);

@@ -69,8 +69,8 @@ final class Pairs {
                     settings.diagnose().iters(), settings.limitNanos());
             for (int op = 0; op < Probe.PAIR_OPS.length; op++) {
                 if (first) {
-                    // the first pair of every leader (round 1, first mode, both partners alike): once untimed
-                    probe.measure(Probe.PAIR_OPS[op]);
+                    // the first pair of every leader (round 1, first mode, both partners alike): until the JIT is quiet
+                    probe.warmUp(Probe.PAIR_OPS[op], NodePhase.JIT_BUDGET_NANOS);
                 }
                 final Probe.Measured m = probe.measure(Probe.PAIR_OPS[op]);
                 if (node == lo) {

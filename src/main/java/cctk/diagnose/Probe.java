@@ -15,8 +15,9 @@ import java.nio.ByteBuffer;
 /**
  * A diagnosis's measuring loop over one communicator: float32 sums of one message size through the cctk.coll
  * collectives. Each iteration is timed alone on each rank (a little fixed host work before it, as a training step
- * does between collectives, so that a rank on a slow or busy core arrives late); warm-up and timed iterations are
- * cut to fit the time limit, by a count every rank agrees on. The figure is the first quartile over the iterations
+ * does between collectives, so that a rank on a slow or busy core arrives late); the timed iterations last at
+ * least {@link #MIN_WINDOW_NANOS} (more than asked for when they are quick), and warm-up and timed iterations are
+ * cut to fit the time limit, by a count every rank agrees on (from the slowest rank's first iteration). The figure is the first quartile over the iterations
  * of the slowest rank's time, as bus bandwidth: a fault slows every iteration and shows; a neighbour that takes the
  * core for some iterations does not.
  * <b>Note:</b> not threadsafe: one per communicator, on its thread.
@@ -27,6 +28,15 @@ final class Probe {
     static final Collective[] PAIR_OPS = {new SendRecv(), new AllReduce()};
     /** Longs of host work before each iteration (256 KiB: tens of µs). */
     private static final int HOST_WORK = 32 << 10;
+    /**
+     * The shortest a measurement's timed iterations last, if the time limit allows: more iterations than asked for
+     * when they are quick, so that a burst of other work on the host covers a few of them, not the whole window.
+     */
+    static final long MIN_WINDOW_NANOS = 200_000_000L;
+    /** Calls per warm-up round. */
+    private static final int WARM_ROUND = 20;
+    /** The most timed iterations of one measurement. */
+    static final int MAX_ITERS = 1000;
 
     /**
      * One measurement.
@@ -59,7 +69,7 @@ final class Probe {
         final Layout l = Layout.wholeBuffer(bytes, DType.FLOAT32);
         this.send = comm.allocate(Math.max(4, l.sendBytes()));
         this.recv = comm.allocate(Math.max(4, l.recvBytes()));
-        this.vote = comm.allocate(8L * Math.max(1, iters));
+        this.vote = comm.allocate(8L * MAX_ITERS);
     }
 
     /** Measures {@code coll} on every rank of the communicator (a collective call itself). */
@@ -70,7 +80,9 @@ final class Probe {
         final long t0 = System.nanoTime();
         run(coll, c);
         final double first = max(new double[] {(System.nanoTime() - t0) / 1e3}, 1)[0] * 1e3;
-        final int n = (int) Math.max(1, Math.min(iters, limitNanos / Math.max(1.0, first)));
+        final double perIter = Math.max(1.0, first);
+        final long wanted = Math.max(iters, (long) Math.ceil(MIN_WINDOW_NANOS / perIter));
+        final int n = (int) Math.max(1, Math.min(Math.min(wanted, MAX_ITERS), limitNanos / perIter));
         final int w = (int) Math.min(warmup, Math.max(0, limitNanos / 4 / Math.max(1.0, first)));
         for (int i = 0; i < w; i++) {
             run(coll, c);
@@ -88,6 +100,29 @@ final class Probe {
         final double time = slowest[(int) Math.ceil(0.25 * n) - 1];
         final double busBw = l.sizeBytes() / (time * 1e-6) / 1e9 * coll.busBwFactor(comm.size());
         return new Measured(busBw, time, n, mine);
+    }
+
+    /**
+     * Untimed rounds of {@code coll} until one passes in which no rank's JIT compiled anything, or {@code budget}
+     * is spent (a collective call; every rank stops after the same round). Without the compiler's clock
+     * (a runtime without java.management) it runs the budget out.
+     */
+    void warmUp(final Collective coll, final long budgetNanos) {
+        final Layout l = Layout.wholeBuffer(bytes, DType.FLOAT32);
+        final Case c = new Case(DType.FLOAT32, coll.type().reduces() ? ReduceOp.SUM : null, comm.size(), comm.rank(),
+                0, 0, l);
+        final long end = System.nanoTime() + budgetNanos;
+        while (true) {
+            final long compiled = JitClock.millis();
+            for (int i = 0; i < WARM_ROUND; i++) {
+                run(coll, c);
+            }
+            final boolean busy = compiled < 0 || JitClock.millis() != compiled;
+            final double[] flags = max(new double[] {busy ? 1 : 0, System.nanoTime() > end ? 1 : 0}, 2);
+            if (flags[0] == 0 || flags[1] > 0) {
+                return;
+            }
+        }
     }
 
     /** Every rank's times, rank after rank (an all-gather through the vote buffer; a collective call). */
@@ -129,7 +164,7 @@ final class Probe {
 
     /** The element-wise maximum over ranks of the first {@code n} values (in place). */
     private double[] max(final double[] values, final int n) {
-        final CommBuffer mine = n <= Math.max(1, iters) ? vote : comm.allocate(8L * n);
+        final CommBuffer mine = n <= MAX_ITERS ? vote : comm.allocate(8L * n);
         upload(mine, values, n);
         comm.allReduce(mine, mine, n, DType.FLOAT64, ReduceOp.MAX);
         comm.synchronize();
