@@ -10,12 +10,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The ranks of one node among themselves: one communicator for the whole diagnosis, two passes of an all-reduce
- * (after untimed rounds until no rank's JIT compiles any more, at most 10 s), the first at the start and the second at the end, so that the repeat is
- * measured at another time than the first look. Between them the node's other ranks wait for their leader in a
- * barrier of this communicator, whose deadline covers the longest pairwise phase the settings allow.
- * On the leader each pass gives lines {@code intra <pass> <node> <busbw>} and
- * {@code rank <pass> <rank> <node> <iters> <last> <lateUs> <iterUs>}.
+ * The ranks of one node among themselves: one communicator for the whole diagnosis, two passes of an all-reduce (after
+ * untimed rounds until no rank's JIT compiles any more, at most 10 s), the first at the start and the second at the
+ * end, so that the repeat is measured at another time than the first look. Between them the node's other ranks wait
+ * for their leader in a barrier of this communicator, whose deadline covers the longest pairwise phase the settings
+ * allow. On the leader each pass gives lines {@code intra <pass> <node> <busbw>} and {@code rank <pass> <rank> <node>
+ * <iters> <last> <lateUs> <iterUs>}.
  * <b>Note:</b> not threadsafe: one per rank.
  */
 final class NodePhase implements AutoCloseable {

@@ -14,12 +14,12 @@ import java.nio.ByteBuffer;
 
 /**
  * A diagnosis's measuring loop over one communicator: float32 sums of one message size through the cctk.coll
- * collectives. Each iteration is timed alone on each rank (a little fixed host work before it, as a training step
- * does between collectives, so that a rank on a slow or busy core arrives late); the timed iterations last at
- * least {@link #MIN_WINDOW_NANOS} (more than asked for when they are quick), and warm-up and timed iterations are
- * cut to fit the time limit, by a count every rank agrees on (from the slowest rank's first iteration). The figure is the first quartile over the iterations
- * of the slowest rank's time, as bus bandwidth: a fault slows every iteration and shows; a neighbour that takes the
- * core for some iterations does not.
+ * collectives. Each iteration is timed alone on each rank (a little fixed host work before it, as a training step does
+ * between collectives, so that a rank on a slow or busy core arrives late); the timed iterations last at least {@link
+ * #MIN_WINDOW_NANOS} (more than asked for when they are quick), and warm-up and timed iterations are cut to fit the
+ * time limit, by a count every rank agrees on (from the slowest rank's first iteration). The figure is the first
+ * quartile over the iterations of the slowest rank's time, as bus bandwidth: a fault slows every iteration and shows;
+ * a neighbour that takes the core for some iterations does not.
  * <b>Note:</b> not threadsafe: one per communicator, on its thread.
  */
 final class Probe {

@@ -80,8 +80,9 @@ final class DiagnosisCsv {
                 final RankSkew s = e.getValue()[p];
                 if (s != null) {
                     w.writeRecord(Integer.toString(s.rank()), f.nodes().get(s.node()), Integer.toString(p + 1),
-                            Integer.toString(s.iterations()), Integer.toString(s.last()), DiagnosisFiles.cell(s.lateUs()),
-                            DiagnosisFiles.cell(s.iterUs()), DiagnosisFiles.cell(s.ratio()));
+                            Integer.toString(s.iterations()), Integer.toString(s.last()),
+                            DiagnosisFiles.cell(s.lateUs()), DiagnosisFiles.cell(s.iterUs()),
+                            DiagnosisFiles.cell(s.ratio()));
                 }
             }
         }

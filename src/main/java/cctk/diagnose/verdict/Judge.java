@@ -7,14 +7,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The rules that turn a diagnosis's figures into suspects. A figure below {@code threshold} × its peers' median,
- * and out of their scatter, is slow ({@link Spread}); a node or pair is slow on a mode when every operation is. Per test (mode × operation) a node's figure is the median of its pairs, so one bad node does not make
- * its partners look bad ({@link TestView}). Then, per node: slow on every NIC (or on the only mode of a spec
- * without NICs) names the <em>node</em>; slow on some NICs names <em>node+NIC</em> for each; slow only when
- * striping names the node too. A node or node+NIC suspect explains all its pairs on those modes, so they are not
- * named again; a slow pair that neither node explains names the <em>pair</em> on that mode. Inside a node (its
- * ranks alone) and rank arrival skew are judged per pass. {@link #confirm} keeps a suspect only when a repeat is
- * slow again.
+ * The rules that turn a diagnosis's figures into suspects. A figure below {@code threshold} × its peers' median, and
+ * out of their scatter, is slow ({@link Spread}); a node or pair is slow on a mode when every operation is. Per test
+ * (mode × operation) a node's figure is the median of its pairs, so one bad node does not make its partners look bad
+ * ({@link TestView}). Then, per node: slow on every NIC (or on the only mode of a spec without NICs) names the
+ * <em>node</em>; slow on some NICs names <em>node+NIC</em> for each; slow only when striping names the node too. A
+ * node or node+NIC suspect explains all its pairs on those modes, so they are not named again; a slow pair that
+ * neither node explains names the <em>pair</em> on that mode. Inside a node (its ranks alone) and rank arrival skew
+ * are judged per pass. {@link #confirm} keeps a suspect only when a repeat is slow again.
  * <b>Note:</b> threadsafe (no state).
  */
 public final class Judge {
