@@ -44,7 +44,7 @@ final class NodePhase implements AutoCloseable {
         try {
             final Communicator comm = links.node(Keys.nodeGroup(me.node()), me.index(), me.size(), longest);
             final Probe probe = new Probe(comm, s.diagnose().bytes(), s.diagnose().warmup(), s.diagnose().iters(),
-                    s.limitNanos());
+                    s.limitNanos(), s.windowNanos());
             probe.warmUp(new AllReduce(), JIT_BUDGET_NANOS);
             return new NodePhase(me, host, comm, probe);
         } catch (final CctkException e) {

@@ -66,7 +66,7 @@ final class Pairs {
         final List<String> nics = settings.nicsOf(mode);
         try (Communicator comm = links.pair(Keys.pair(repeat, mode, lo, hi), node == lo ? 0 : 1, nics)) {
             final Probe probe = new Probe(comm, settings.diagnose().bytes(), settings.diagnose().warmup(),
-                    settings.diagnose().iters(), settings.limitNanos());
+                    settings.diagnose().iters(), settings.limitNanos(), settings.windowNanos());
             for (int op = 0; op < Probe.PAIR_OPS.length; op++) {
                 if (first) {
                     // the first pair of every leader (round 1, first mode, both partners alike): until the JIT is quiet

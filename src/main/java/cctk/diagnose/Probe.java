@@ -28,11 +28,6 @@ final class Probe {
     static final Collective[] PAIR_OPS = {new SendRecv(), new AllReduce()};
     /** Longs of host work before each iteration (256 KiB: tens of µs). */
     private static final int HOST_WORK = 32 << 10;
-    /**
-     * The shortest a measurement's timed iterations last, if the time limit allows: more iterations than asked for
-     * when they are quick, so that a burst of other work on the host covers a few of them, not the whole window.
-     */
-    static final long MIN_WINDOW_NANOS = 200_000_000L;
     /** Calls per warm-up round. */
     private static final int WARM_ROUND = 20;
     /** The most timed iterations of one measurement. */
@@ -54,18 +49,21 @@ final class Probe {
     private final int warmup;
     private final int iters;
     private final long limitNanos;
+    private final long windowNanos;
     private final CommBuffer send;
     private final CommBuffer recv;
     private final CommBuffer vote;
     private final long[] work = new long[HOST_WORK];
     private long sink;
 
-    Probe(final Communicator comm, final long bytes, final int warmup, final int iters, final long limitNanos) {
+    Probe(final Communicator comm, final long bytes, final int warmup, final int iters, final long limitNanos,
+          final long windowNanos) {
         this.comm = comm;
         this.bytes = bytes;
         this.warmup = warmup;
         this.iters = iters;
         this.limitNanos = limitNanos;
+        this.windowNanos = windowNanos;
         final Layout l = Layout.wholeBuffer(bytes, DType.FLOAT32);
         this.send = comm.allocate(Math.max(4, l.sendBytes()));
         this.recv = comm.allocate(Math.max(4, l.recvBytes()));
@@ -81,7 +79,7 @@ final class Probe {
         run(coll, c);
         final double first = max(new double[] {(System.nanoTime() - t0) / 1e3}, 1)[0] * 1e3;
         final double perIter = Math.max(1.0, first);
-        final long wanted = Math.max(iters, (long) Math.ceil(MIN_WINDOW_NANOS / perIter));
+        final long wanted = Math.max(iters, (long) Math.ceil(windowNanos / perIter));
         final int n = (int) Math.max(1, Math.min(Math.min(wanted, MAX_ITERS), limitNanos / perIter));
         final int w = (int) Math.min(warmup, Math.max(0, limitNanos / 4 / Math.max(1.0, first)));
         for (int i = 0; i < w; i++) {

@@ -37,6 +37,10 @@ record Settings(Diagnose diagnose, List<String> nics, List<String> modes, Path o
         return diagnose.limitSeconds() * 1_000_000_000L;
     }
 
+    long windowNanos() {
+        return diagnose.windowMillis() * 1_000_000L;
+    }
+
     /**
      * The longest a node leader's pairwise phase may take with these settings, for the node's other ranks to wait:
      * every round and every repeat a diagnosis may schedule, each mode's rendezvous within {@code deadline}, and

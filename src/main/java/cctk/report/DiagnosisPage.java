@@ -81,7 +81,7 @@ public final class DiagnosisPage {
             }
         }
         chart.getStyler().setRangeColors(HEAT).setShowValue(n <= 16).setLegendVisible(true);
-        chart.getStyler().setHeatMapDecimalValueFormatter(v -> Numbers.fit(v, 8, 2).trim());
+        chart.getStyler().setHeatMapValueDecimalPattern("#0.000");
         if (hi > 0) {
             chart.getStyler().setMin(Math.max(0, lo)).setMax(hi);
         }

@@ -23,8 +23,9 @@ final class DiagnoseBuilder {
         final double threshold = threshold(s, d.threshold());
         final boolean confirm = bool(s, "confirm", d.confirm());
         final int limit = s.integer("limit", 1, 3600, d.limitSeconds());
+        final int window = s.integer("window_ms", 0, 60_000, d.windowMillis());
         s.finish();
-        return new Diagnose(size, warmup, iters, threshold, confirm, limit);
+        return new Diagnose(size, warmup, iters, threshold, confirm, limit, window);
     }
 
     private static MessageSize size(final Section s, final MessageSize fallback) {

@@ -163,6 +163,7 @@ public final class SpecWriter {
         m.add(entry("threshold", plain(Tag.FLOAT, Double.toString(d.threshold()))));
         m.add(entry("confirm", plain(Tag.BOOL, Boolean.toString(d.confirm()))));
         m.add(entry("limit", number(d.limitSeconds())));
+        m.add(entry("window_ms", number(d.windowMillis())));
         return map(m);
     }
 

@@ -43,7 +43,7 @@ class DiagnoseRankTest {
     @Test
     void fiveNodesTwoModesEveryPairOnceAndTheFiles() throws Exception {
         final int world = 9;
-        final Settings settings = new Settings(new Diagnose(new MessageSize(64 << 10, false), 1, 3, 0.8, true, 5),
+        final Settings settings = new Settings(new Diagnose(new MessageSize(64 << 10, false), 1, 3, 0.8, true, 5, 20),
                 List.of("lo", "lo"), List.of("lo", "striped"), dir, "unit");
         final MemoryStore store = new MemoryStore(world, Duration.ofSeconds(60));
         final StringWriter text = new StringWriter();
