@@ -128,12 +128,13 @@ public final class DiagnosisPage {
             for (final Object eo : s.get("evidence") instanceof List<?> l ? l : List.of()) {
                 final Map<?, ?> e = (Map<?, ?>) eo;
                 final boolean yes = Boolean.TRUE.equals(s.get("confirmed"));
-                h.append("<tr><td>").append(cell(s.get("kind"))).append("</td><td").append(yes ? " class=\"SUSPECT\""
-                        : "").append('>').append(cell(s.get("subject"))).append("</td><td>").append(yes ? "yes" : "no")
-                        .append("</td><td>").append(cell(e.get("test"))).append("</td><td>").append(cell(e.get("figure")))
-                        .append("</td><td>").append(cell(e.get("peers_median"))).append("</td><td>")
-                        .append(cell(e.get("ratio"))).append("</td><td>").append(cell(e.get("agree"))).append(" of ")
-                        .append(cell(e.get("of"))).append("</td><td>").append(cell(e.get("repeat"))).append("</td></tr>\n");
+                h.append("<tr><td>").append(cell(s.get("kind"))).append("</td><td")
+                        .append(yes ? " class=\"SUSPECT\"" : "").append('>').append(cell(s.get("subject")))
+                        .append("</td><td>").append(yes ? "yes" : "no").append("</td><td>").append(cell(e.get("test")))
+                        .append("</td><td>").append(cell(e.get("figure"))).append("</td><td>")
+                        .append(cell(e.get("peers_median"))).append("</td><td>").append(cell(e.get("ratio")))
+                        .append("</td><td>").append(cell(e.get("agree"))).append(" of ").append(cell(e.get("of")))
+                        .append("</td><td>").append(cell(e.get("repeat"))).append("</td></tr>\n");
             }
         }
         h.append("</table>\n<h2>Plots</h2>\n");
