@@ -23,8 +23,8 @@
 #
 # Knobs: CCTK_SLURM_CPUS (8 per node), CCTK_SLURM_GPUS (4 per node, 0 = no GRES),
 #        CCTK_SLURM_NODE (local mode's node name, hostname -s), CCTK_SLURM_TIMEOUT (seconds to wait for
-#        the nodes, 120), netns mode: CCTK_SLURM_NODES (2), CCTK_SLURM_NET0 / CCTK_SLURM_NET1 (the /24
-#        networks of eth0 / eth1, 10.10.1 / 10.10.2).
+#        the nodes, 120), netns mode: CCTK_SLURM_NODES (2; the cctk diagnose ITs start 4),
+#        CCTK_SLURM_NET0 / CCTK_SLURM_NET1 (the /24 networks of eth0 / eth1, 10.10.1 / 10.10.2).
 set -euo pipefail
 
 readonly CONF=/etc/slurm/slurm.conf          # the clients' default path: no SLURM_CONF needed

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Dependencies point down, read from the compiled classes (every reference, not only imports): the command line on
- * top; the commands' engines (launch, slurm, render, report, demo) below it; then the rank, the harness (bench), the
- * job spec, the collectives and the communicators, with the result files and cctk's base package at the bottom.
+ * top; the commands' engines (launch, slurm, render, report, demo, diagnose) below it; then the rank, the harness
+ * (bench), the job spec, the collectives and the communicators, with the diagnosis's verdict (pure rules and its
+ * files), the result files and cctk's base package at the bottom.
  * Each layer may use only the layers listed for it; a test fails naming every class that reaches elsewhere.
  */
 @Timeout(60)
@@ -36,6 +37,7 @@ class LayeringTest {
             .layer("render").definedBy("cctk.render..")
             .layer("report").definedBy("cctk.report..")
             .layer("demo").definedBy("cctk.demo..")
+            .layer("diagnose").definedBy("cctk.diagnose")
             .layer("rank").definedBy("cctk.rank..")
             .layer("bench").definedBy("cctk.bench..")
             .layer("spec").definedBy("cctk.spec..")
@@ -43,6 +45,7 @@ class LayeringTest {
             .layer("tcp").definedBy("cctk.comm.tcp..")
             .layer("nccl").definedBy("cctk.comm.nccl..")
             .layer("comm").definedBy("cctk.comm")
+            .layer("verdict").definedBy("cctk.diagnose.verdict..")
             .layer("results").definedBy("cctk.results..")
             .layer("base").definedBy("cctk")
             .whereLayer("cli").mayNotBeAccessedByAnyLayer()
@@ -51,6 +54,8 @@ class LayeringTest {
             .whereLayer("render").mayOnlyAccessLayers("spec", "coll", "comm", "nccl", "results", "base")
             .whereLayer("report").mayOnlyAccessLayers("results", "base")
             .whereLayer("demo").mayOnlyAccessLayers("comm", "results", "base")
+            .whereLayer("diagnose").mayOnlyAccessLayers("render", "slurm", "rank", "spec", "coll", "tcp", "comm",
+                "verdict", "results", "base")
             .whereLayer("rank").mayOnlyAccessLayers("bench", "spec", "coll", "tcp", "nccl", "comm", "results", "base")
             .whereLayer("bench").mayOnlyAccessLayers("spec", "coll", "comm", "results", "base")
             .whereLayer("spec").mayOnlyAccessLayers("coll", "nccl", "comm", "results", "base")
@@ -58,6 +63,7 @@ class LayeringTest {
             .whereLayer("tcp").mayOnlyAccessLayers("comm", "base")
             .whereLayer("nccl").mayOnlyAccessLayers("comm", "base")
             .whereLayer("comm").mayOnlyAccessLayers("base")
+            .whereLayer("verdict").mayOnlyAccessLayers("results", "base")
             .whereLayer("results").mayOnlyAccessLayers("base")
             .whereLayer("base").mayNotAccessAnyLayer()
             .check(classes);

@@ -35,6 +35,14 @@ public final class SlurmTests {
      * installing Slurm where it is missing and this is root; otherwise fails or, when asked, skips loudly.
      */
     public static void ensure(final String mode, final String test) {
+        ensure(mode, 0, test);
+    }
+
+    /**
+     * As {@link #ensure(String, String)}, with {@code nodes} nodes in netns mode (CCTK_SLURM_NODES; 0: the script's
+     * default of 2, or what the environment says). A running cluster of another size is restarted at this size.
+     */
+    public static void ensure(final String mode, final int nodes, final String test) {
         final boolean root = "root".equals(System.getProperty("user.name"));
         if (!root) {
             unavailable(test, "it starts a local test Slurm, which needs root (this is user '"
@@ -46,9 +54,9 @@ public final class SlurmTests {
             }
             System.out.println("cctk tests: Slurm is not installed; installing it for " + test + " (scripts/"
                     + "slurm-local.sh install; -D" + SKIP_PROPERTY + "=true skips the Slurm tests instead)");
-            script("install");
+            script(0, "install");
         }
-        script("start", mode);
+        script(nodes, "start", mode);
     }
 
     /** Fails {@code test} for want of {@code why}, or aborts it with a loud banner under {@link #SKIP_PROPERTY}. */
@@ -71,14 +79,18 @@ public final class SlurmTests {
         return false;
     }
 
-    private static void script(final String... args) {
+    private static void script(final int nodes, final String... args) {
         final List<String> cmd = new java.util.ArrayList<>(List.of("bash",
                 ROOT.resolve("scripts/slurm-local.sh").toString()));
         cmd.addAll(List.of(args));
         try {
             final Path log = Files.createTempFile("cctk-slurm", ".log");
-            final Process p = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+            final ProcessBuilder pb = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            if (nodes > 0) {
+                pb.environment().put("CCTK_SLURM_NODES", Integer.toString(nodes));
+            }
+            final Process p = pb.start();
             final boolean ended = p.waitFor(600, TimeUnit.SECONDS);
             if (!ended) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -21,12 +21,12 @@ import picocli.CommandLine.Option;
         synopsisSubcommandLabel = "COMMAND",
         subcommands = {ValidateCommand.class, RenderCommand.class, SubmitCommand.class, StatusCommand.class,
                        RunCommand.class, RankCommand.class, ReportCommand.class, CompareCommand.class,
-                       DemoCommand.class,
+                       DiagnoseCommand.class, DemoCommand.class,
                        CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:everything ran and every check passed",
-            "1:a run or job failed: wrong results, a job that did not complete, a missed reference",
+            "1:a run or job failed: wrong results, a job that did not complete, a missed reference, a suspect",
             "2:bad input: a flag or a spec",
             "3:the environment failed: Slurm, NCCL, a peer, a port, memory",
             "4:an internal error in cctk (please report it)"},
@@ -35,7 +35,8 @@ import picocli.CommandLine.Option;
             "  cctk validate configs/*.yaml",
             "  cctk run configs/local.yaml",
             "  cctk render configs/perlmutter-4gpu.yaml",
-            "  cctk submit configs/perlmutter-4gpu.yaml --wait"})
+            "  cctk submit configs/perlmutter-4gpu.yaml --wait",
+            "  cctk diagnose configs/diagnose-4node.yaml"})
 public final class Main {
 
     @Option(names = {"-x", "--stacktrace"}, scope = CommandLine.ScopeType.INHERIT,

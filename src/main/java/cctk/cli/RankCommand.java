@@ -2,6 +2,7 @@ package cctk.cli;
 
 import cctk.Environment;
 import cctk.ExitCode;
+import cctk.diagnose.DiagnoseRank;
 import cctk.launch.LauncherWatch;
 import cctk.rank.Backends;
 import cctk.rank.RankMain;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Spec;
         description = {"Runs one rank of a job: finds out which rank it is (from Slurm's SLURM_* variables, else "
             + "torchrun's RANK/WORLD_SIZE/MASTER_ADDR, else Open MPI's), meets the other ranks at rank 0's "
             + "rendezvous store (MASTER_ADDR/MASTER_PORT, else the first node and a port derived from the job and "
-            + "step id; CCTK_SECRET must be the same on every rank), then runs the spec's benchmark on each backend.",
+            + "step id; CCTK_SECRET must be the same on every rank), then runs the spec's benchmark on each "
+            + "backend, or, for a spec with a diagnose: section, its part of the diagnosis.",
             "Without --spec it only says who it is and waits at one barrier for every rank.",
             "Started by srun in the rendered sbatch script, or by 'cctk run'; rarely by hand."})
 final class RankCommand implements Callable<Integer> {
@@ -48,6 +50,7 @@ final class RankCommand implements Callable<Integer> {
         final RankMain main = new RankMain(env, out, spec.commandLine().getErr());
         final ExitCode code = specFile == null
                 ? main.whoAmI(Duration.ofSeconds(timeoutSeconds))
+                : DiagnoseRank.wanted(specFile) ? new DiagnoseRank(env, out, spec.commandLine().getErr()).run(specFile)
                 : main.run(specFile, backend, new Backends(env));
         out.flush();
         return code.code();

@@ -44,7 +44,7 @@ public final class SpecPaths {
         }
         final Path source = spec.source() == null ? null : base.resolve(spec.source()).normalize();
         return new JobSpec(source, job, cluster, spec.resources(), spec.ncclEnv(), spec.env(), benchmark,
-                spec.references(), spec.nccl());
+                spec.references(), spec.nccl(), spec.diagnose());
     }
 
     /** One path against the base; null and blank stay as they are (not given). */

@@ -45,8 +45,9 @@ final class SrunSteps {
     static ShellText of(final JobSpec spec, final Path specPath) {
         final Resources r = spec.resources();
         final Cluster c = spec.cluster();
-        final List<Integer> worldSizes = spec.benchmark() == null ? List.of()
-                : SbatchRenderer.orEmpty(spec.benchmark().taskCounts());
+        // a diagnosis is one step of every task: it forms its per-node and per-pair groups inside it
+        final List<Integer> worldSizes = spec.diagnose() != null ? List.of(r.totalTasks())
+                : spec.benchmark() == null ? List.of() : SbatchRenderer.orEmpty(spec.benchmark().taskCounts());
         if (worldSizes.isEmpty()) {
             throw CctkException.usage("'benchmark.tasks' is empty; list at least one world size, e.g. ["
                     + r.totalTasks() + "].");

@@ -18,15 +18,29 @@ import java.util.Map;
  * @param benchmark what to measure
  * @param references expected bus bandwidths that {@code cctk report} and a run judge (empty when none)
  * @param nccl      how the nccl backend runs ({@link NcclOptions#DEFAULT} without an {@code nccl:} section)
+ * @param diagnose  the {@code diagnose:} section, or null: with it the job diagnoses the cluster instead of running
+ *                  the benchmark sweep
  */
 public record JobSpec(Path source, Job job, Cluster cluster, Resources resources,
                       Map<String, String> ncclEnv, Map<String, String> env, Benchmark benchmark,
-                      List<Reference> references, NcclOptions nccl) {
+                      List<Reference> references, NcclOptions nccl, Diagnose diagnose) {
+
+    /** A spec without a {@code diagnose:} section. */
+    public JobSpec(final Path source, final Job job, final Cluster cluster, final Resources resources,
+                   final Map<String, String> ncclEnv, final Map<String, String> env, final Benchmark benchmark,
+                   final List<Reference> references, final NcclOptions nccl) {
+        this(source, job, cluster, resources, ncclEnv, env, benchmark, references, nccl, null);
+    }
 
     /** A spec with the default nccl section. */
     public JobSpec(final Path source, final Job job, final Cluster cluster, final Resources resources,
                    final Map<String, String> ncclEnv, final Map<String, String> env, final Benchmark benchmark,
                    final List<Reference> references) {
-        this(source, job, cluster, resources, ncclEnv, env, benchmark, references, NcclOptions.DEFAULT);
+        this(source, job, cluster, resources, ncclEnv, env, benchmark, references, NcclOptions.DEFAULT, null);
+    }
+
+    /** This spec with {@code d} as its {@code diagnose:} section (null: none). */
+    public JobSpec withDiagnose(final Diagnose d) {
+        return new JobSpec(source, job, cluster, resources, ncclEnv, env, benchmark, references, nccl, d);
     }
 }

@@ -43,8 +43,9 @@ final class SpecBuilder {
         final Benchmark benchmark = BenchmarkBuilder.build(top.section("benchmark"), resources, resourcesOk,
                 ncclOptions);
         final List<Reference> references = ReferenceBuilder.build(top);
+        final Diagnose diagnose = DiagnoseBuilder.build(top);
         top.finish();
-        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark, references, ncclOptions);
+        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark, references, ncclOptions, diagnose);
     }
 
     private static Job job(final Section s, final Path file) {

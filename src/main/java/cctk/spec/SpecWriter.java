@@ -40,6 +40,9 @@ public final class SpecWriter {
         top.add(entry("benchmark", benchmark(spec.benchmark())));
         top.add(entry("references", references(spec.references())));
         top.add(entry("nccl", nccl(spec.nccl())));
+        if (spec.diagnose() != null) {
+            top.add(entry("diagnose", diagnose(spec.diagnose())));
+        }
         final DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(FlowStyle.BLOCK);
         options.setIndent(2);
@@ -149,6 +152,18 @@ public final class SpecWriter {
         m.add(entry("debug", plain(Tag.BOOL, Boolean.toString(n.debug()))));
         put(m, "timing", n.timing().specName());
         put(m, "profiler", n.profiler().specName());
+        return map(m);
+    }
+
+    private static Node diagnose(final Diagnose d) {
+        final List<NodeTuple> m = new ArrayList<>();
+        m.add(entry("size", d.size().elements() ? number(d.size().value()) : string(d.size().specText())));
+        m.add(entry("warmup", number(d.warmup())));
+        m.add(entry("iters", number(d.iters())));
+        m.add(entry("threshold", plain(Tag.FLOAT, Double.toString(d.threshold()))));
+        m.add(entry("confirm", plain(Tag.BOOL, Boolean.toString(d.confirm()))));
+        m.add(entry("limit", number(d.limitSeconds())));
+        m.add(entry("window_ms", number(d.windowMillis())));
         return map(m);
     }
 

@@ -93,6 +93,8 @@ class CliInputsAdversarialTest {
             a.add(Arguments.of(2, List.of("render", p, "-o", d + "/render-out")));
         }
         a.add(Arguments.of(2, List.of("submit", d + "/missing.yaml", "--dry-run")));
+        a.add(Arguments.of(2, List.of("diagnose", d + "/missing.yaml", "--dry-run")));
+        a.add(Arguments.of(2, List.of("diagnose")));
         a.add(Arguments.of(2, List.of("validate")));
         // cctk run flags
         for (final String n : List.of("0", "-1", "5000", "1e9", "abc", "2,,3", "99999999999", "2,5000", "")) {

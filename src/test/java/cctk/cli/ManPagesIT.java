@@ -19,7 +19,7 @@ class ManPagesIT {
         final Path dir = Path.of(System.getProperty("cctk.jar", "target/cctk.jar")).toAbsolutePath().getParent()
             .resolve("man/man1");
         for (final String cmd : List.of("cctk", "cctk-run", "cctk-report", "cctk-compare", "cctk-submit",
-            "cctk-render", "cctk-validate", "cctk-status", "cctk-rank", "cctk-demo")) {
+            "cctk-render", "cctk-validate", "cctk-status", "cctk-rank", "cctk-demo", "cctk-diagnose")) {
             final Path page = dir.resolve(cmd + ".1");
             assertThat(page).as("mvn package makes %s", page).isRegularFile();
             assertThat(Files.readString(page)).as(cmd).contains(".TH \"" + cmd.toUpperCase(java.util.Locale.ROOT)

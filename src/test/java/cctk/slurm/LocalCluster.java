@@ -52,6 +52,11 @@ final class LocalCluster {
         SlurmTests.ensure(mode, "the Slurm ITs of cctk.slurm (" + mode + " mode)");
     }
 
+    /** Starts netns mode with {@code nodes} nodes (restarting a cluster of another size). */
+    static void ensureNodes(final int nodes) {
+        SlurmTests.ensure("netns", nodes, "the Slurm ITs of cctk.slurm (netns mode, " + nodes + " nodes)");
+    }
+
     /** Runs {@code argv} in the checkout, output and errors merged; fails the test past {@code limit}. */
     static Run run(final Duration limit, final String... argv) {
         return run(Map.of(), limit, List.of(argv));

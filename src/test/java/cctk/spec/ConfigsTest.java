@@ -38,7 +38,7 @@ class ConfigsTest {
         final Path frozen = SpecFiles.write(dir, "frozen/" + config.getFileName(), yaml);
         final JobSpec again = SpecParser.parse(frozen);
         assertThat(again).isEqualTo(new JobSpec(frozen, spec.job(), spec.cluster(), spec.resources(),
-                spec.ncclEnv(), spec.env(), spec.benchmark(), spec.references(), spec.nccl()));
+                spec.ncclEnv(), spec.env(), spec.benchmark(), spec.references(), spec.nccl(), spec.diagnose()));
         assertThat(SpecWriter.toYaml(again).lines().skip(1)).containsExactlyElementsOf(yaml.lines().skip(1).toList());
     }
 

@@ -1,0 +1,58 @@
+package cctk.cli;
+
+import cctk.diagnose.DiagnoseJob;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code cctk diagnose}: find the slow node, NIC, pair of nodes or rank of an allocation. */
+@Command(name = "diagnose", mixinStandardHelpOptions = true,
+        description = {"Submits SPEC as a diagnosing job (its diagnose: section, or the defaults) and prints the"
+            + " verdict: one Slurm step in which each node's ranks measure among themselves, then one rank per node"
+            + " meets every other node in round-robin pairs, on each NIC and striped over all of them; a figure below"
+            + " the threshold x its peers' median, slow again when measured a second time, names a suspect: a node,"
+            + " a NIC of a node, a pair of nodes, or a rank that arrives late.",
+            "Exit code: 0 no suspect, 1 a suspect (or the job ended without a verdict), 2 bad input, 3 Slurm could"
+            + " not be reached or refused the job."},
+        footer = {"%nExamples:", "  cctk diagnose configs/diagnose-4node.yaml",
+            "  cctk diagnose configs/perlmutter-4gpu.yaml -- -A m1234 --qos=debug"})
+final class DiagnoseCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SPEC", description = "The job spec (configs/*.yaml).")
+    Path specFile;
+
+    @Parameters(index = "1..*", paramLabel = "SBATCH_ARG",
+            description = "After '--': extra sbatch arguments, passed before the script (they win over #SBATCH).")
+    List<String> sbatchArgs = new ArrayList<>();
+
+    @Option(names = "--dry-run", description = "Render and print the sbatch command; submit nothing.")
+    boolean dryRun;
+
+    @Option(names = "--no-wait", description = "Submit and return; the verdict lands in the job's output directory.")
+    boolean noWait;
+
+    @Option(names = {"-o", "--job-dir"}, paramLabel = "DIR",
+            description = "Where the script and manifest.json go (default: jobs/<job name>/<timestamp>).")
+    Path jobDir;
+
+    @Option(names = "--wait-limit", paramLabel = "SECONDS", defaultValue = "86400",
+            description = "Give up following after this long (default: ${DEFAULT-VALUE}); the job keeps running.")
+    long waitLimit;
+
+    @Override
+    public Integer call() {
+        return DiagnoseJob.run(new DiagnoseJob.Request(specFile, jobDir, List.copyOf(sbatchArgs), dryRun, !noWait,
+                Duration.ofSeconds(waitLimit), VersionProvider.version()), spec.commandLine().getOut(),
+                spec.commandLine().getErr()).code();
+    }
+}

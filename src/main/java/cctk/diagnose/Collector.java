@@ -1,0 +1,131 @@
+package cctk.diagnose;
+
+import cctk.ExitCode;
+import cctk.comm.Store;
+import cctk.diagnose.verdict.DiagnosisFiles;
+import cctk.diagnose.verdict.Figures;
+import cctk.diagnose.verdict.Findings;
+import cctk.diagnose.verdict.Judge;
+import cctk.diagnose.verdict.RankSkew;
+import cctk.diagnose.verdict.RecheckRounds;
+import cctk.diagnose.verdict.Suspect;
+import cctk.diagnose.verdict.Tournament;
+import cctk.diagnose.verdict.VerdictText;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rank 0's side of a diagnosis: plans (which ranks share a node), collects every node's figures from the store,
+ * asks for the repeats that would confirm its first suspects, then judges, writes the files and prints the
+ * verdict. What goes through the store: one key per rank (its host), one per node for the plan and four per
+ * node leader for its results, one for the repeat plan and one to start the second per-node pass, plus two
+ * endpoint keys per pair, mode and pass (the pair communicators' own rendezvous).
+ * <b>Note:</b> not threadsafe: rank 0's main thread.
+ */
+final class Collector {
+
+    private final Store store;
+    private final Settings settings;
+    private final NodeLayout layout;
+    private final PrintWriter out;
+    private final LocalDateTime started = LocalDateTime.now();
+    private Figures figures;
+    private Findings findings;
+
+    private Collector(final Store store, final Settings settings, final NodeLayout layout, final PrintWriter out) {
+        this.store = store;
+        this.settings = settings;
+        this.layout = layout;
+        this.out = out;
+    }
+
+    /** Reads where every rank is, publishes each node's entry and the node names; says what will run. */
+    static Collector plan(final Store store, final int world, final Settings settings, final PrintWriter out) {
+        final List<String> hosts = new ArrayList<>(world);
+        for (int r = 0; r < world; r++) {
+            hosts.add(Keys.take(store, Keys.who(r)));
+        }
+        final NodeLayout layout = NodeLayout.of(hosts);
+        for (int i = 0; i < layout.nodes(); i++) {
+            Keys.put(store, Keys.plan(layout.names().get(i)), layout.entry(i));
+        }
+        Keys.put(store, Keys.names(), String.join("\n", layout.names()));
+        final Tournament t = new Tournament(layout.nodes());
+        out.println("cctk diagnose: " + layout.nodes() + " node(s), " + world + " rank(s); per node: all-reduce"
+                + " among each node's ranks, at the start and at the end; pairs: " + t.rounds() + " round(s) of "
+                + t.pairsPerRound() + " pair(s) on " + String.join(", ", settings.modes()) + " (sendrecv,"
+                + " all_reduce); message " + cctk.results.Numbers.size(settings.diagnose().bytes()) + ", threshold "
+                + settings.diagnose().threshold() + " x the peers' median"
+                + (settings.diagnose().confirm() ? ", suspects measured again" : ""));
+        out.flush();
+        return new Collector(store, settings, layout, out);
+    }
+
+    /** Collects the figures of both phases, finds the first suspects and publishes the repeat rounds. */
+    List<List<RecheckRounds.Item>> judge() {
+        figures = new Figures(layout.names(), settings.modes());
+        for (int i = 0; i < layout.nodes(); i++) {
+            read(Keys.take(store, Keys.nodeResults(i, 0)));
+            read(Keys.take(store, Keys.pairResults(i)));
+        }
+        findings = Judge.tentative(figures, settings.diagnose().threshold());
+        final List<List<RecheckRounds.Item>> rounds = settings.diagnose().confirm()
+                ? RecheckRounds.schedule(findings.allRechecks()) : List.of();
+        if (!findings.suspects().isEmpty()) {
+            out.println("cctk diagnose: " + findings.suspects().size() + " suspect(s) at first look"
+                    + (rounds.isEmpty() ? "" : "; measuring " + findings.allRechecks().size() + " pair(s) and mode(s)"
+                    + " again in " + rounds.size() + " round(s)"));
+            out.flush();
+        }
+        Keys.put(store, Keys.recheck(), RecheckRounds.text(rounds));
+        return rounds;
+    }
+
+    /** Collects the pairs' repeats, then lets every node measure its ranks the second time. */
+    void repeats() {
+        for (int i = 0; i < layout.nodes(); i++) {
+            read(Keys.take(store, Keys.repeatResults(i)));
+        }
+        Keys.put(store, Keys.secondPass(), "");
+    }
+
+    /** Collects the second per-node pass, confirms, writes the files and prints the verdict; FAILED on a suspect. */
+    ExitCode verdict(final double seconds) {
+        for (int i = 0; i < layout.nodes(); i++) {
+            read(Keys.take(store, Keys.nodeResults(i, 1)));
+        }
+        final List<Suspect> verdict = Judge.ordered(Judge.confirm(findings, figures, settings.diagnose().threshold(),
+                settings.diagnose().confirm()));
+        final DiagnosisFiles.Header header = new DiagnosisFiles.Header(settings.jobName(), started,
+                settings.diagnose().bytes(), settings.diagnose().threshold(), settings.diagnose().confirm(), seconds,
+                settings.nics());
+        final List<Path> files = DiagnosisFiles.write(settings.outputDir(), header, figures, findings, verdict);
+        VerdictText.lines(header, figures, findings, verdict).forEach(out::println);
+        out.println("cctk diagnose: wrote " + String.join(", ", files.stream().map(Path::toString).toList()));
+        out.flush();
+        return verdict.stream().anyMatch(Suspect::confirmed) ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    /** Reads result lines of any phase into the figures. */
+    private void read(final String text) {
+        for (final String line : text.split("\n")) {
+            final String[] f = line.trim().split(" ");
+            switch (f[0]) {
+                case "intra" -> figures.intra(Integer.parseInt(f[1]), Integer.parseInt(f[2]), Double.parseDouble(f[3]));
+                case "rank" -> figures.rank(Integer.parseInt(f[1]), new RankSkew(Integer.parseInt(f[2]),
+                        Integer.parseInt(f[3]), Integer.parseInt(f[4]), Integer.parseInt(f[5]),
+                        Double.parseDouble(f[6]), Double.parseDouble(f[7])));
+                case "pair" -> figures.pair(Figures.test(Integer.parseInt(f[1]), Integer.parseInt(f[4])),
+                        Integer.parseInt(f[2]), Integer.parseInt(f[3]), Double.parseDouble(f[5]));
+                case "repeat" -> figures.repeat(Figures.test(Integer.parseInt(f[1]), Integer.parseInt(f[4])),
+                        Integer.parseInt(f[2]), Integer.parseInt(f[3]), Double.parseDouble(f[5]));
+                default -> {
+                    // blank line
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package cctk.diagnose;
+
+import cctk.CctkException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rank 0's plan of a diagnosis: the nodes in the order of their lowest rank (node 0 holds rank 0), and each node's
+ * ranks in rank order; the first is the node's leader, which stands for the node in the pairs. Each node's entry
+ * travels through the store as one line, {@code <node> <nodes> <rank,rank,...>}, under the node's name, so a rank
+ * reads only its own node's entry.
+ * <b>Note:</b> threadsafe (immutable).
+ */
+final class NodeLayout {
+
+    /** Where one rank is. */
+    record Place(int node, int nodes, int index, int size, int[] ranks) {
+
+        /** Whether this rank stands for its node in the pairs. */
+        boolean leader() {
+            return index == 0;
+        }
+    }
+
+    private final List<String> names;
+    private final List<int[]> ranks;
+
+    private NodeLayout(final List<String> names, final List<int[]> ranks) {
+        this.names = List.copyOf(names);
+        this.ranks = List.copyOf(ranks);
+    }
+
+    /** The plan from each rank's host name, by rank. */
+    static NodeLayout of(final List<String> hostOfRank) {
+        final Map<String, List<Integer>> byHost = new LinkedHashMap<>();
+        for (int r = 0; r < hostOfRank.size(); r++) {
+            byHost.computeIfAbsent(hostOfRank.get(r), h -> new ArrayList<>()).add(r);
+        }
+        final List<int[]> ranks = new ArrayList<>();
+        byHost.values().forEach(l -> ranks.add(l.stream().mapToInt(Integer::intValue).toArray()));
+        return new NodeLayout(new ArrayList<>(byHost.keySet()), ranks);
+    }
+
+    List<String> names() {
+        return names;
+    }
+
+    int nodes() {
+        return names.size();
+    }
+
+    /** The ranks of node {@code i}. */
+    int[] ranks(final int i) {
+        return ranks.get(i).clone();
+    }
+
+    /** Node {@code i}'s entry for the store. */
+    String entry(final int i) {
+        final StringBuilder sb = new StringBuilder().append(i).append(' ').append(names.size()).append(' ');
+        final int[] r = ranks.get(i);
+        for (int k = 0; k < r.length; k++) {
+            sb.append(k == 0 ? "" : ",").append(r[k]);
+        }
+        return sb.toString();
+    }
+
+    /** Where {@code rank} is, from its node's entry. */
+    static Place place(final String entry, final int rank) {
+        final String[] f = entry.trim().split(" ");
+        final String[] list = f[2].split(",");
+        final int[] ranks = new int[list.length];
+        int index = -1;
+        for (int k = 0; k < list.length; k++) {
+            ranks[k] = Integer.parseInt(list[k]);
+            if (ranks[k] == rank) {
+                index = k;
+            }
+        }
+        if (index < 0) {
+            throw new CctkException(cctk.ExitCode.INTERNAL, "rank " + rank + " is not in its node's entry '"
+                    + entry + "' of the diagnosis plan.");
+        }
+        return new Place(Integer.parseInt(f[0]), Integer.parseInt(f[1]), index, ranks.length, ranks);
+    }
+}

@@ -1,0 +1,105 @@
+package cctk.diagnose;
+
+import cctk.CctkException;
+import cctk.coll.AllReduce;
+import cctk.comm.Communicator;
+import cctk.diagnose.verdict.ArrivalSkew;
+import cctk.diagnose.verdict.RankSkew;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The ranks of one node among themselves: one communicator for the whole diagnosis, two passes of an all-reduce (after
+ * untimed rounds until no rank's JIT compiles any more, at most 10 s), the first at the start and the second at the
+ * end, so that the repeat is measured at another time than the first look. Between them the node's other ranks wait
+ * for their leader in a barrier of this communicator, whose deadline covers the longest pairwise phase the settings
+ * allow. On the leader each pass gives lines {@code intra <pass> <node> <busbw>} and {@code rank <pass> <rank> <node>
+ * <iters> <last> <lateUs> <iterUs>}.
+ * <b>Note:</b> not threadsafe: one per rank.
+ */
+final class NodePhase implements AutoCloseable {
+
+    /** The longest the untimed rounds before the first pass may take (until the JIT is quiet). */
+    static final long JIT_BUDGET_NANOS = 10_000_000_000L;
+
+    private final NodeLayout.Place me;
+    private final String host;
+    private final Communicator comm;
+    private final Probe probe;
+
+    private NodePhase(final NodeLayout.Place me, final String host, final Communicator comm, final Probe probe) {
+        this.me = me;
+        this.host = host;
+        this.comm = comm;
+        this.probe = probe;
+    }
+
+    /** Connects the node's ranks (none for a node of one rank: every pass is then empty). */
+    static NodePhase open(final Settings s, final NodeLayout.Place me, final String host, final GroupLinks links,
+                          final Duration longest) {
+        if (me.size() < 2) {
+            return new NodePhase(me, host, null, null);
+        }
+        try {
+            final Communicator comm = links.node(Keys.nodeGroup(me.node()), me.index(), me.size(), longest);
+            final Probe probe = new Probe(comm, s.diagnose().bytes(), s.diagnose().warmup(), s.diagnose().iters(),
+                    s.limitNanos(), s.windowNanos());
+            probe.warmUp(new AllReduce(), JIT_BUDGET_NANOS);
+            return new NodePhase(me, host, comm, probe);
+        } catch (final CctkException e) {
+            throw failed(me, host, e);
+        }
+    }
+
+    /** One pass; its lines on the leader, "" elsewhere. */
+    String pass(final int pass) {
+        if (comm == null) {
+            return "";
+        }
+        try {
+            final Probe.Measured m = probe.measure(new AllReduce());
+            final double[][] all = probe.gather(m.mineUs());
+            if (!me.leader()) {
+                return "";
+            }
+            final StringBuilder lines = new StringBuilder();
+            lines.append("intra ").append(pass).append(' ').append(me.node()).append(' ').append(m.busBw())
+                    .append('\n');
+            final int[] nodes = new int[me.size()];
+            Arrays.fill(nodes, me.node());
+            for (final RankSkew k : ArrivalSkew.of(me.ranks(), nodes, List.of(all))) {
+                lines.append("rank ").append(pass).append(' ').append(k.rank()).append(' ').append(k.node())
+                        .append(' ').append(k.iterations()).append(' ').append(k.last()).append(' ')
+                        .append(k.lateUs()).append(' ').append(k.iterUs()).append('\n');
+            }
+            return lines.toString();
+        } catch (final CctkException e) {
+            throw failed(me, host, e);
+        }
+    }
+
+    /** The node's ranks meet again: the others wait here for their leader's pairwise phase to end. */
+    void meet() {
+        if (comm != null) {
+            try {
+                comm.barrier();
+            } catch (final CctkException e) {
+                throw failed(me, host, e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (comm != null) {
+            comm.close();
+        }
+    }
+
+    private static CctkException failed(final NodeLayout.Place me, final String host, final CctkException e) {
+        return new CctkException(e.exitCode(), "diagnosis: rank " + me.ranks()[me.index()] + " on " + host + " ("
+                + (me.index() + 1) + " of the node's " + me.size() + " ranks; rank " + me.ranks()[0] + " leads),"
+                + " measuring among the node's ranks over loopback: " + e.getMessage(), e);
+    }
+}

@@ -1,0 +1,90 @@
+package cctk.diagnose.verdict;
+
+import de.siegmar.fastcsv.writer.CsvWriter;
+import java.util.Map;
+
+/**
+ * The rows of a diagnosis's three CSV files. Figures in GB/s of bus bandwidth (µs for arrival skew), each beside
+ * the peers' median it was judged against and the ratio of the two; cells of what was not measured are empty.
+ * <b>Note:</b> threadsafe (no state).
+ */
+final class DiagnosisCsv {
+
+    /** Columns of the nodes file. */
+    static final String[] NODES = {"node", "test", "busbw_gbps", "peers_median_gbps", "ratio", "slow_pairs", "pairs"};
+    /** Columns of the ranks file. */
+    static final String[] RANKS = {"rank", "node", "pass", "iterations", "last", "late_us", "iteration_us", "ratio"};
+
+    private DiagnosisCsv() {
+    }
+
+    /** Each node on each pair test (the median of its pairs), then inside, per pass. */
+    static void nodes(final CsvWriter w, final Figures f, final Findings found, final double threshold) {
+        w.writeRecord(NODES);
+        final double[] intra = {Judge.intra(f, 0, threshold).median(), Judge.intra(f, 1, threshold).median()};
+        for (int i = 0; i < f.nodes().size(); i++) {
+            for (int t = 0; t < f.tests(); t++) {
+                final double v = found.nodeFigure()[t][i];
+                w.writeRecord(f.nodes().get(i), f.testName(t), DiagnosisFiles.cell(v),
+                        DiagnosisFiles.cell(found.nodeReference()[t]),
+                        DiagnosisFiles.cell(v / found.nodeReference()[t]),
+                        Integer.toString(found.slowPairs()[t][i]), Integer.toString(found.measuredPairs()[t][i]));
+            }
+            for (int p = 0; p < Figures.PASSES; p++) {
+                final double v = f.intra(p, i);
+                w.writeRecord(f.nodes().get(i), "intra-node all_reduce pass " + (p + 1), DiagnosisFiles.cell(v),
+                        DiagnosisFiles.cell(intra[p]), DiagnosisFiles.cell(v / intra[p]), "", "");
+            }
+        }
+    }
+
+    /** One row per pair and mode: both operations, their ratios to the pair median and their repeats. */
+    static void pairs(final CsvWriter w, final Figures f, final Findings found) {
+        final String[] head = new String[3 + 3 * Figures.PAIR_OPS.size()];
+        head[0] = "node_a";
+        head[1] = "node_b";
+        head[2] = "mode";
+        final int ops = Figures.PAIR_OPS.size();
+        for (int op = 0; op < ops; op++) {
+            head[3 + op] = Figures.PAIR_OPS.get(op) + "_gbps";
+            head[3 + ops + op] = Figures.PAIR_OPS.get(op) + "_ratio";
+            head[3 + 2 * ops + op] = "repeat_" + Figures.PAIR_OPS.get(op) + "_gbps";
+        }
+        w.writeRecord(head);
+        final int n = f.nodes().size();
+        final String[] row = new String[head.length];
+        for (int a = 0; a < n; a++) {
+            for (int b = a + 1; b < n; b++) {
+                for (int m = 0; m < f.modes().size(); m++) {
+                    row[0] = f.nodes().get(a);
+                    row[1] = f.nodes().get(b);
+                    row[2] = f.modes().get(m);
+                    for (int op = 0; op < ops; op++) {
+                        final int t = Figures.test(m, op);
+                        final double v = f.pair(t, a, b);
+                        row[3 + op] = DiagnosisFiles.cell(v);
+                        row[3 + ops + op] = DiagnosisFiles.cell(v / found.pairReference()[t]);
+                        row[3 + 2 * ops + op] = DiagnosisFiles.cell(f.repeat(t, a, b));
+                    }
+                    w.writeRecord(row);
+                }
+            }
+        }
+    }
+
+    /** Each rank's arrival skew, per pass. */
+    static void ranks(final CsvWriter w, final Figures f) {
+        w.writeRecord(RANKS);
+        for (final Map.Entry<Integer, RankSkew[]> e : f.ranks().entrySet()) {
+            for (int p = 0; p < e.getValue().length; p++) {
+                final RankSkew s = e.getValue()[p];
+                if (s != null) {
+                    w.writeRecord(Integer.toString(s.rank()), f.nodes().get(s.node()), Integer.toString(p + 1),
+                            Integer.toString(s.iterations()), Integer.toString(s.last()),
+                            DiagnosisFiles.cell(s.lateUs()), DiagnosisFiles.cell(s.iterUs()),
+                            DiagnosisFiles.cell(s.ratio()));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package cctk.diagnose.verdict;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntPredicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class JudgeTest {
+
+    private static final double GOOD = 1.0;
+
+    /** n nodes on eth0, eth1 (+ striped), every pair at 1 GB/s ± 5% (deterministic), then {@code slow} applied. */
+    static Figures figures(final int n, final List<String> nics, final Slowdown slow) {
+        final Figures f = new Figures(names(n), Figures.modesOf(nics));
+        final java.util.Random rnd = new java.util.Random(n);
+        for (int t = 0; t < f.tests(); t++) {
+            for (int a = 0; a < n; a++) {
+                for (int b = a + 1; b < n; b++) {
+                    final double noise = 0.95 + 0.1 * rnd.nextDouble();
+                    f.pair(t, a, b, GOOD * noise * slow.factor(f.modes().get(Figures.modeOf(t)), a, b));
+                }
+            }
+        }
+        return f;
+    }
+
+    /** How much slower a pair is on a mode. */
+    interface Slowdown {
+        double factor(String mode, int a, int b);
+    }
+
+    static List<String> names(final int n) {
+        final List<String> out = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            out.add("node" + i);
+        }
+        return out;
+    }
+
+    private static Slowdown nic(final int node, final String nic, final double factor) {
+        return (mode, a, b) -> (a == node || b == node) && (mode.equals(nic) || mode.equals(Figures.STRIPED))
+                ? factor : 1;
+    }
+
+    private static List<String> subjects(final Findings found, final Figures f) {
+        return found.suspects().stream().map(s -> s.kind().label() + " " + s.subject(f.nodes())).toList();
+    }
+
+    @Test
+    void aCleanClusterHasNoSuspect() {
+        for (final int n : new int[] {1, 2, 3, 4, 9}) {
+            final Figures f = figures(n, List.of("eth0", "eth1"), (m, a, b) -> 1);
+            assertThat(Judge.tentative(f, 0.8).suspects()).as("n=%d", n).isEmpty();
+        }
+    }
+
+    @Test
+    void oneSlowNicOfOneNodeIsThatNodeAndNicOnly() {
+        for (final int n : new int[] {3, 4, 5, 8}) {
+            final Figures f = figures(n, List.of("eth0", "eth1"), nic(1, "eth1", 0.05));
+            final Findings found = Judge.tentative(f, 0.8);
+            assertThat(subjects(found, f)).as("n=%d", n).containsExactly("node+NIC node2 eth1");
+            final Evidence worst = found.suspects().get(0).evidence().get(0);
+            assertThat(worst.ratio()).isLessThan(0.2);
+            assertThat(worst.agree()).isEqualTo(n - 1);
+            assertThat(worst.of()).isEqualTo(n - 1);
+        }
+    }
+
+    @Test
+    void aNodeSlowOnEveryNicIsTheNodeNotItsPairs() {
+        final Slowdown both = (mode, a, b) -> a == 2 || b == 2 ? 0.1 : 1;
+        final Figures f = figures(4, List.of("eth0", "eth1"), both);
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(subjects(found, f)).containsExactly("node node3");
+        assertThat(found.suspects().get(0).where()).isEqualTo("all NICs");
+        assertThat(found.suspects().get(0).evidence()).hasSize(6);
+    }
+
+    @Test
+    void aSlowPairThatNeitherNodeExplainsIsThePair() {
+        final Slowdown cable = (mode, a, b) -> a == 0 && b == 3 && mode.equals("eth0") ? 0.3 : 1;
+        final Figures f = figures(6, List.of("eth0", "eth1"), cable);
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(subjects(found, f)).containsExactly("pair node1-node4 eth0");
+        assertThat(found.rechecks().get(0)).containsExactly(new Recheck(0, 3, 0));
+    }
+
+    @Test
+    void withoutNicsASlowNodeIsTheNode() {
+        final Figures f = figures(5, List.of(), (mode, a, b) -> a == 4 || b == 4 ? 0.5 : 1);
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(subjects(found, f)).containsExactly("node node5");
+        assertThat(found.suspects().get(0).where()).isEqualTo("network");
+    }
+
+    @Test
+    void aSuspectIsNamedOnlyWhenTheRepeatIsSlowAgain() {
+        final Figures f = figures(4, List.of("eth0", "eth1"), nic(1, "eth1", 0.05));
+        final Findings found = Judge.tentative(f, 0.8);
+        final List<Recheck> rechecks = found.allRechecks();
+        assertThat(rechecks).containsExactly(new Recheck(1, 2, 1), new Recheck(1, 3, 1));
+        final Figures healed = f;
+        for (final Recheck r : rechecks) {
+            for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
+                healed.repeat(Figures.test(r.mode(), op), r.a(), r.b(), GOOD);
+            }
+        }
+        assertThat(Judge.confirm(found, healed, 0.8, true)).singleElement()
+                .satisfies(s -> assertThat(s.confirmed()).isFalse());
+        for (final Recheck r : rechecks) {
+            for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
+                f.repeat(Figures.test(r.mode(), op), r.a(), r.b(), 0.05);
+            }
+        }
+        final Suspect s = Judge.confirm(found, f, 0.8, true).get(0);
+        assertThat(s.confirmed()).isTrue();
+        assertThat(s.evidence().get(0).repeatRatio()).isLessThan(0.1);
+        assertThat(Judge.confirm(found, figures(4, List.of("eth0", "eth1"), (m, a, b) -> 1), 0.8, false).get(0)
+                .confirmed()).as("without repeats the first look stands").isTrue();
+    }
+
+    @Test
+    void aSlowNodeInsideAndALateRankAreNamedWhenBothPassesAgree() {
+        final Figures f = figures(4, List.of("eth0"), (m, a, b) -> 1);
+        for (int p = 0; p < Figures.PASSES; p++) {
+            for (int i = 0; i < 4; i++) {
+                f.intra(p, i, i == 3 && p == 0 ? 0.2 : 2.0);
+            }
+        }
+        final IntPredicate late = r -> r == 5;
+        for (int p = 0; p < Figures.PASSES; p++) {
+            for (int node = 0; node < 4; node++) {
+                final int[] ranks = {2 * node, 2 * node + 1};
+                final List<double[]> durations = new ArrayList<>();
+                for (final int r : ranks) {
+                    final double[] d = new double[10];
+                    java.util.Arrays.fill(d, late.test(r) ? 100 : 500);
+                    durations.add(d);
+                }
+                ArrivalSkew.of(ranks, new int[] {node, node}, durations).forEach(s -> f.rank(0, s));
+                ArrivalSkew.of(ranks, new int[] {node, node}, durations).forEach(s -> f.rank(1, s));
+            }
+        }
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(subjects(found, f)).containsExactly("node node4", "rank 5 on node3");
+        final List<Suspect> verdict = Judge.confirm(found, f, 0.8, true);
+        assertThat(verdict.get(0).confirmed()).as("node4 was fine in the second pass").isFalse();
+        assertThat(verdict.get(1).confirmed()).isTrue();
+        assertThat(verdict.get(1).evidence().get(0).agree()).isEqualTo(10);
+    }
+
+    @Test
+    void aNodeSlowOnEveryNicAtFirstButOnOneNicAgainIsThatNicOnly() {
+        final Slowdown first = (mode, a, b) -> a == 1 || b == 1 ? (mode.equals("eth0") ? 0.5 : 0.05) : 1;
+        final Figures f = figures(4, List.of("eth0", "eth1"), first);
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(subjects(found, f)).containsExactly("node node2");
+        for (final Recheck r : found.allRechecks()) {
+            for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
+                f.repeat(Figures.test(r.mode(), op), r.a(), r.b(), f.modes().get(r.mode()).equals("eth0") ? 1 : 0.05);
+            }
+        }
+        final List<Suspect> verdict = Judge.ordered(Judge.confirm(found, f, 0.8, true));
+        assertThat(verdict).extracting(s -> s.kind().label() + " " + s.subject(f.nodes()) + " " + s.confirmed())
+                .containsExactly("node+NIC node2 eth1 true", "node+NIC node2 eth0 false");
+    }
+
+    @Test
+    void peersThatScatterMoreThanTheThresholdNameNothingButWhatStandsOut() {
+        final double[] noisy = {1.0, 0.3, 0.9, 0.5, 1.2, 0.7, 1.1, 0.4};
+        final Spread s = Spread.of(noisy, 0.8);
+        assertThat(s.slow(0.3)).as("0.3 is below 0.8 x the median, but inside the scatter").isFalse();
+        assertThat(s.slow(0.01)).isTrue();
+        final Spread quiet = Spread.of(new double[] {1.0, 1.01, 0.99, 1.0, 1.02}, 0.8);
+        assertThat(quiet.limit()).isEqualTo(0.8);
+        assertThat(quiet.slow(0.79)).isTrue();
+    }
+
+    @Test
+    void recheckRoundsKeepNodesDisjointAndReadBack() {
+        final List<Recheck> r = List.of(new Recheck(0, 1, 0), new Recheck(0, 1, 1), new Recheck(1, 2, 0),
+                new Recheck(2, 3, 1), new Recheck(0, 3, 0));
+        final List<List<RecheckRounds.Item>> rounds = RecheckRounds.schedule(r);
+        assertThat(rounds).hasSize(2);
+        assertThat(rounds.get(0)).containsExactly(new RecheckRounds.Item(0, 1, List.of(0, 1)),
+                new RecheckRounds.Item(2, 3, List.of(1)));
+        assertThat(RecheckRounds.parse(RecheckRounds.text(rounds))).isEqualTo(rounds);
+    }
+}

@@ -1,0 +1,176 @@
+package cctk.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code cctk diagnose} through the jar on the real four-node, two-NIC cluster (scripts/slurm-local.sh start netns
+ * with CCTK_SLURM_NODES=4). Faults are made with Linux traffic control inside a node's network namespace: a token
+ * bucket filter (tc-tbf(8)) limits what the NIC sends to 100 Mbit/s, against about 5-10 Gbit/s of a clean veth
+ * here. Clean runs must name no suspect; one slow NIC must be named as exactly that node and NIC; a node slow on
+ * both NICs must be named as the node, not as its pairs. Every qdisc is removed afterwards, whatever happened.
+ */
+@Tag("slurm")
+@Timeout(900)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DiagnoseIT {
+
+    private static final List<String> NODES = List.of("node1", "node2", "node3", "node4");
+    private static final Duration LIMIT = Duration.ofSeconds(300);
+    private static final Pattern VERDICT = Pattern.compile("cctk diagnose: verdict in (\\S+)");
+    /** What each NIC of each node must carry in a clean diagnosis: its pairs move ~80 MB per mode. */
+    private static final long DATA = 16L << 20;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void fourNodes() {
+        LocalCluster.ensureNodes(4);
+    }
+
+    /** One diagnosis's outcome: the command's run, its JSON record, confirmed and unconfirmed suspects. */
+    private record Outcome(LocalCluster.Run run, Map<?, ?> json, List<String> confirmed, List<String> unconfirmed) {
+    }
+
+    private Path spec(final String name) throws Exception {
+        return LocalCluster.spec(dir, name, "configs/diagnose-4node.yaml", """
+                job:
+                  name: %s
+                  output_dir: %s
+                """.formatted(name, dir.resolve("results-" + name)));
+    }
+
+    private static Outcome diagnose(final Path spec) {
+        final long t0 = System.nanoTime();
+        final LocalCluster.Run r = LocalCluster.cctk(Map.of(), LIMIT, "diagnose", spec.toString());
+        System.out.println(r.out());
+        System.out.printf("cctk diagnose took %.1f s (submit to verdict)%n", (System.nanoTime() - t0) / 1e9);
+        final Matcher m = VERDICT.matcher(r.out());
+        assertThat(m.find()).as("a verdict in:%n%s", r.out()).isTrue();
+        return outcome(r, Path.of(m.group(1)));
+    }
+
+    private static Outcome outcome(final LocalCluster.Run r, final Path json) {
+        final Map<?, ?> doc;
+        try {
+            doc = (Map<?, ?>) Json.parse(Files.readString(json));
+        } catch (final java.io.IOException e) {
+            throw new AssertionError("cannot read " + json, e);
+        }
+        final List<String> confirmed = new ArrayList<>();
+        final List<String> unconfirmed = new ArrayList<>();
+        for (final Object o : (List<?>) doc.get("suspects")) {
+            final Map<?, ?> s = (Map<?, ?>) o;
+            (Boolean.TRUE.equals(s.get("confirmed")) ? confirmed : unconfirmed).add(s.get("kind") + " "
+                    + s.get("subject"));
+        }
+        return new Outcome(r, doc, confirmed, unconfirmed);
+    }
+
+    private static Map<String, Long> counters() {
+        final Map<String, Long> m = new LinkedHashMap<>();
+        for (final String node : NODES) {
+            for (final String nic : List.of("eth0", "eth1")) {
+                m.put(node + "/" + nic, LocalCluster.txBytes(node, nic));
+            }
+        }
+        return m;
+    }
+
+    private static void slow(final String node, final String nic) {
+        final LocalCluster.Run r = LocalCluster.run(Duration.ofSeconds(10), "ip", "netns", "exec", node, "tc",
+                "qdisc", "add", "dev", nic, "root", "tbf", "rate", "100mbit", "burst", "64kb", "latency", "100ms");
+        assertThat(r.code()).as("tc qdisc add on %s %s: %s", node, nic, r.out()).isZero();
+    }
+
+    private static void heal(final String node, final String nic) {
+        LocalCluster.run(Duration.ofSeconds(10), "ip", "netns", "exec", node, "tc", "qdisc", "del", "dev", nic, "root");
+        final LocalCluster.Run show = LocalCluster.run(Duration.ofSeconds(10), "ip", "netns", "exec", node, "tc",
+                "qdisc", "show", "dev", nic);
+        assertThat(show.out()).as("%s %s after the test", node, nic).doesNotContain("tbf");
+    }
+
+    @Test
+    @Order(1)
+    void cleanRunsNameNoSuspectAndEveryNicCarriesItsPairs() throws Exception {
+        final Map<String, Long> before = counters();
+        final Outcome first = diagnose(spec("diag-clean-1"));
+        final Map<String, Long> after = counters();
+        for (final String k : before.keySet()) {
+            assertThat(after.get(k) - before.get(k)).as("%s carried its pairs (tx bytes)", k).isGreaterThan(DATA);
+        }
+        final List<Outcome> runs = new ArrayList<>(List.of(first, diagnose(spec("diag-clean-2"))));
+        // the third through cctk submit: a spec with a diagnose: section is a diagnosing job like any other
+        final LocalCluster.Submitted s = LocalCluster.submitWait(Map.of(), LIMIT, spec("diag-clean-3").toString());
+        final String line = LocalCluster.finalLine(s.jobId());
+        assertThat(s.run().code()).as(s.run().out()).isZero();
+        assertThat(LocalCluster.field(line, "NumTasks")).isEqualTo("8");
+        final String script = Files.readString(s.manifestFile().resolveSibling("job.sbatch"));
+        assertThat(Pattern.compile("(?m)^cctk_step ").matcher(script).results().count()).as("one step: %s", script)
+                .isEqualTo(1);
+        assertThat(script).contains("srun --nodes=4 --ntasks=8 --ntasks-per-node=2");
+        final Path json = LocalCluster.files(s.outputDir()).stream().filter(f -> f.matches("diagnose_[0-9-]+\\.json"))
+                .map(s.outputDir()::resolve).findFirst().orElseThrow();
+        runs.add(outcome(s.run(), json));
+        int unconfirmed = 0;
+        for (final Outcome o : runs) {
+            assertThat(o.confirmed()).as("a clean cluster has no suspect:%n%s", o.run().out()).isEmpty();
+            assertThat(o.json().get("status")).isEqualTo("OK");
+            unconfirmed += o.unconfirmed().size();
+        }
+        System.out.println("clean runs: " + runs.size() + ", confirmed suspects: 0, first-look suspects cleared by"
+                + " their repeat: " + unconfirmed);
+    }
+
+    @Test
+    @Order(2)
+    void oneSlowNicIsNamedAsExactlyThatNodeAndNic() throws Exception {
+        try {
+            slow("node2", "eth1");
+            final Outcome o = diagnose(spec("diag-nic"));
+            assertThat(o.run().code()).as(o.run().out()).isEqualTo(1);
+            assertThat(o.confirmed()).containsExactly("node+NIC node2 eth1");
+            assertThat(o.run().out()).containsPattern("SUSPECT node\\+NIC node2 eth1: eth1 [a-z_]+ [0-9.]+ GB/s,"
+                    + " peers' median [0-9.]+ GB/s \\(0\\.[0-1][0-9]x\\), 3 of 3 pairs slow; again")
+                    .contains("verdict: 1 suspect(s): node+NIC node2 eth1");
+            assertThat(o.json().get("status")).isEqualTo("SUSPECT");
+        } finally {
+            heal("node2", "eth1");
+        }
+    }
+
+    @Test
+    @Order(3)
+    void aNodeSlowOnBothNicsIsNamedAsTheNodeNotItsPairs() throws Exception {
+        try {
+            slow("node3", "eth0");
+            slow("node3", "eth1");
+            final Outcome o = diagnose(spec("diag-node"));
+            assertThat(o.run().code()).as(o.run().out()).isEqualTo(1);
+            assertThat(o.confirmed()).containsExactly("node node3");
+            assertThat(o.run().out()).contains("verdict: 1 suspect(s): node node3");
+        } finally {
+            heal("node3", "eth0");
+            heal("node3", "eth1");
+        }
+    }
+}
