@@ -3,6 +3,7 @@ package cctk.cli;
 import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.Printable;
+import cctk.report.DiagnosisRecord;
 import cctk.report.ReportWriter;
 import cctk.results.ResultReader;
 import cctk.results.ResultSet;
@@ -100,9 +101,15 @@ final class ReportCommand implements Callable<Integer> {
         inputs.forEach(p -> decodable("RESULTS", p));
         decodable("-o/--output", output);
         final var refs = specFile == null ? null : SpecParser.parse(specFile).references();
-        final ResultSet set = ResultReader.read(inputs, output);
+        final List<Path> diagnoses = Diagnoses.in(inputs);
+        final List<Path> results = inputs.stream().filter(p -> !DiagnosisRecord.named(p)).toList();
+        final ResultSet set = ResultReader.read(results, output);
         set.problems().forEach(p -> err.println("cctk: " + p));
         err.flush();
+        Diagnoses.write(diagnoses, output, out);
+        if (set.results().isEmpty() && !diagnoses.isEmpty()) {
+            return set.problems().isEmpty() ? ExitCode.OK.code() : ExitCode.USAGE.code();
+        }
         if (set.results().isEmpty()) {
             throw CctkException.usage("no results to report: none of " + Printable.of(inputs.toString()) + " held a"
                 + " readable cctk result (profile_*.csv or .json). Run 'cctk run SPEC' first, or name the results"

@@ -51,6 +51,8 @@ public final class ResultReader {
     }
 
     private static final int MAX_DEPTH = 4;
+    /** How the files of a diagnosis ({@code cctk diagnose}) begin: they are no measurement results. */
+    public static final String DIAGNOSIS_PREFIX = "diagnose_";
     /** Names of files that may hold nccl-tests' text output. */
     private static final java.util.regex.Pattern TEXT = java.util.regex.Pattern.compile(".*\\.(txt|log|out)");
     /** How a cctk profile (.txt) starts. */
@@ -154,6 +156,9 @@ public final class ResultReader {
     private boolean add(final Path f, final boolean named) {
         final String name = f.getFileName().toString();
         final String plain = name.endsWith(".part") ? name.substring(0, name.length() - 5) : name;
+        if (!named && plain.startsWith(DIAGNOSIS_PREFIX)) {
+            return true; // a diagnosis (cctk diagnose): known, not read here; cctk report shows it on its own page
+        }
         final boolean csv = plain.endsWith(".csv");
         if (!csv && !plain.endsWith(".json")) {
             if (TEXT.matcher(name).matches()) {

@@ -58,6 +58,20 @@ class DiagnosisPageTest {
     }
 
     @Test
+    void cctkReportOfTheResultsDirectoryShowsTheDiagnosis() throws IOException {
+        final Path json = diagnosis();
+        final java.io.StringWriter out = new java.io.StringWriter();
+        final java.io.StringWriter err = new java.io.StringWriter();
+        final int code = cctk.cli.Main.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err), "report",
+            json.getParent().toString(), "-o", dir.resolve("rep").toString());
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(err.toString()).as("a diagnosis is no broken result file").isEmpty();
+        assertThat(out.toString()).contains("cctk: diagnosis " + json.getFileName() + " in " + dir.resolve("rep"));
+        assertThat(dir.resolve("rep/diagnosis/diagnosis.html")).exists();
+        assertThat(dir.resolve("rep/diagnosis/diagnosis_heatmap_eth1.png")).exists();
+    }
+
+    @Test
     void thePageShowsTheVerdictAHeatMapPerModeAndTheNodes() throws IOException {
         final Path json = diagnosis();
         assertThat(DiagnosisRecord.named(json)).isTrue();
