@@ -224,7 +224,11 @@ public final class Harness {
         }
     }
 
+    /** The all-to-all-v weights, W×W, only when the sweep runs alltoallv (at 8,192 ranks they take 512 MiB). */
     private double[][] weights() {
+        if (!spec.benchmark().collectives().contains(cctk.coll.CollectiveType.ALLTOALLV)) {
+            return null;
+        }
         final Benchmark.Imbalance im = spec.benchmark().alltoallv();
         if (im != null && im.matrixFile() != null) {
             java.nio.file.Path file = java.nio.file.Path.of(im.matrixFile());

@@ -69,6 +69,10 @@ public final class TcpCommunicator implements Communicator {
         }
         final TcpCommunicator comm = new TcpCommunicator(rank, size, links, selector, options);
         comm.barrier();
+        if (rank == 0) {
+            // every rank has dialled every lower rank once the barrier passed: nobody reads the endpoints again
+            store.drop(TcpMesh.endpointsPrefix(options));
+        }
         return comm;
     }
 
