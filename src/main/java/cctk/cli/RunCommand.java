@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -94,6 +95,7 @@ final class RunCommand implements Callable<Integer> {
                     + specFile);
         }
         final LocalLauncher launcher = new LocalLauncher(out, err, Duration.ofSeconds(graceSeconds));
+        final Map<String, String> env = LocalSpecs.environment(job);
         int worst = 0;
         for (final int world : job.benchmark().taskCounts()) {
             out.println("cctk run: " + world + " rank(s) of " + file);
@@ -103,7 +105,7 @@ final class RunCommand implements Callable<Integer> {
             if (backend != null && specFile != null) {
                 args.addAll(List.of("--backend", backend));
             }
-            worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(args)));
+            worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(args), env));
         }
         return worst;
     }

@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Starts the ranks of one world as processes on this machine, with the torchrun-style variables
  * cctk rank reads (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR=127.0.0.1, a free MASTER_PORT, a random
- * CCTK_SECRET and the CCTK_LAUNCH_ID mark). Their output is copied line by line, prefixed {@code [rank N] }.
+ * CCTK_SECRET and the CCTK_LAUNCH_ID mark), on top of this process's environment and the job's own variables
+ * ({@link cctk.spec.JobEnvironment}: what the spec's {@code nccl_env} and {@code env} say, as the sbatch script
+ * exports them). Their output is copied line by line, prefixed {@code [rank N] }.
  * When a rank fails, the others get {@code grace} to fail on their own (they name the cause), then are stopped.
  * The result is the worst exit code of the ranks that ended on their own. <b>Note:</b> not threadsafe.
  */
@@ -57,6 +59,14 @@ public final class LocalLauncher {
 
     /** Runs {@code command} as ranks 0..worldSize-1 and returns the worst exit code. */
     public int run(final int worldSize, final List<String> command) {
+        return run(worldSize, command, Map.of());
+    }
+
+    /**
+     * Runs {@code command} as ranks 0..worldSize-1, each with {@code jobEnv} added to this process's environment
+     * (the rank variables above still win), and returns the worst exit code.
+     */
+    public int run(final int worldSize, final List<String> command, final Map<String, String> jobEnv) {
         final String launchId = "local-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis();
         final String secret = HexFormat.of().formatHex(randomBytes());
         final int port = freePort();
@@ -69,6 +79,7 @@ public final class LocalLauncher {
             for (int r = 0; r < worldSize; r++) {
                 final ProcessBuilder pb = new ProcessBuilder(command);
                 final Map<String, String> env = pb.environment();
+                env.putAll(jobEnv);
                 env.put(EnvVar.RANK.name(), Integer.toString(r));
                 env.put(EnvVar.WORLD_SIZE.name(), Integer.toString(worldSize));
                 env.put(EnvVar.LOCAL_RANK.name(), Integer.toString(r));

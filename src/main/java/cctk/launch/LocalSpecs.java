@@ -1,22 +1,26 @@
 package cctk.launch;
 
 import cctk.CctkException;
+import cctk.OwnerFiles;
 import cctk.coll.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;
 import cctk.spec.Cluster;
 import cctk.spec.Job;
+import cctk.spec.JobEnvironment;
 import cctk.spec.JobSpec;
 import cctk.spec.MessageSize;
 import cctk.spec.Resources;
 import cctk.spec.Sizes;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** A job spec for {@code cctk run} without a file: the local defaults, changed by flags. */
 public final class LocalSpecs {
@@ -70,5 +74,22 @@ public final class LocalSpecs {
         } catch (final IllegalArgumentException e) {
             throw CctkException.usage("--sizes: expected " + e.getMessage() + ", found '" + text + "'.");
         }
+    }
+
+    /** What the ranks get of the spec's environment; nccl.debug's log directory is made first, as the script does. */
+    public static Map<String, String> environment(final JobSpec job) {
+        final Map<String, String> env = new LinkedHashMap<>();
+        for (final JobEnvironment.Variable v : JobEnvironment.of(job)) {
+            env.put(v.name(), v.value());
+        }
+        if (!JobEnvironment.ncclDebug(job).isEmpty()) {
+            try {
+                OwnerFiles.directory(Path.of(JobEnvironment.ncclDebugDir(job)));
+            } catch (final IOException e) {
+                throw CctkException.environment("cannot create nccl.debug's log directory "
+                        + JobEnvironment.ncclDebugDir(job) + ": " + e.getMessage(), e);
+            }
+        }
+        return env;
     }
 }

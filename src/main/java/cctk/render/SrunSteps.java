@@ -2,6 +2,7 @@ package cctk.render;
 
 import cctk.CctkException;
 import cctk.spec.Cluster;
+import cctk.spec.JobEnvironment;
 import cctk.spec.JobSpec;
 import cctk.spec.NcclOptions;
 import cctk.spec.Resources;
@@ -95,9 +96,7 @@ final class SrunSteps {
 
     /** Whether the spec runs a backend that the nccl section describes. */
     static boolean runsNccl(final JobSpec spec) {
-        final NcclOptions n = spec.nccl();
-        return n != null && spec.benchmark() != null && spec.benchmark().backends() != null
-                && spec.benchmark().backends().stream().anyMatch(n::serves);
+        return JobEnvironment.runsNccl(spec);
     }
 
     /**
@@ -135,9 +134,11 @@ final class SrunSteps {
         if (spec.nccl().debug()) {
             sb.append(sb.length() == 0 ? "" : "\n")
                     .append("# nccl.debug: NCCL's INFO log per rank, summarised in each rank's header line\n")
-                    .append("mkdir -p -- ").append(ShellQuote.quote("job.output_dir", out + "/nccl-debug").text())
-                    .append("\nexport NCCL_DEBUG=INFO\nexport NCCL_DEBUG_FILE=")
-                    .append(ShellQuote.quote("job.output_dir", out + "/nccl-debug/%h.%p.log").text());
+                    .append("mkdir -p -- ")
+                    .append(ShellQuote.quote("job.output_dir", JobEnvironment.ncclDebugDir(spec)).text());
+            for (final JobEnvironment.Variable v : JobEnvironment.ncclDebug(spec)) {
+                sb.append("\nexport ").append(v.name()).append('=').append(ShellQuote.quote(v.key(), v.value()).text());
+            }
         }
         return sb.length() == 0 ? null : ShellQuote.passThrough(sb.toString());
     }
