@@ -13,6 +13,7 @@ import cctk.rank.RankConfiguration;
 import cctk.rank.RankIdentity;
 import cctk.rank.Rendezvous;
 import cctk.spec.MessageSize;
+import cctk.spec.RankJvm;
 import cctk.spec.Sizes;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -64,14 +65,18 @@ final class DemoCommand implements Callable<Integer> {
             + " them (by cores, memory or process limits).")
     boolean oversubscribe;
 
+    /** The demos there are. */
+    static final List<String> NAMES = List.of("hello", "broadcast", "allreduce", "alltoall");
+
     @Override
     public Integer call() {
-        if (!List.of("hello", "broadcast", "allreduce", "alltoall").contains(name)) {
+        if (!NAMES.contains(name)) {
             throw CctkException.usage("unknown demo '" + name + "'; the demos are hello, broadcast, allreduce and"
                     + " alltoall.");
         }
         final Environment env = Environment.process();
-        return RankConfiguration.startedAsRank(env) ? asRank(env).code() : launch();
+        return RankConfiguration.startedAsRank(env) ? asRank(spec.commandLine().getOut(),
+                spec.commandLine().getErr(), env, name, backend, msgBytes, nics, timeoutSeconds).code() : launch();
     }
 
     private int launch() {
@@ -88,13 +93,16 @@ final class DemoCommand implements Callable<Integer> {
         }
         final PrintWriter out = spec.commandLine().getOut();
         args.addAll(Main.stacktraceFlag(spec));
+        final List<String> jvm = RankJvm.options(RankJvm.tcpDirectBytes(bytes(msgBytes) * nproc, nproc,
+                Math.max(1, nics.size())), nproc, !"tcp".equals(backend), LocalLauncher.jar());
         return new LocalLauncher(out, spec.commandLine().getErr(), Duration.ofSeconds(10))
-                .run(nproc, LocalLauncher.cctkCommand(args));
+                .run(nproc, LocalLauncher.cctkCommand(jvm, args));
     }
 
-    private ExitCode asRank(final Environment env) {
-        final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter err = spec.commandLine().getErr();
+    /** One rank of a demo (also {@link RankFastPath}'s, without picocli). */
+    static ExitCode asRank(final PrintWriter out, final PrintWriter err, final Environment env, final String name,
+                           final String backend, final String msgBytes, final List<String> nics,
+                           final int timeoutSeconds) {
         LauncherWatch.startIfLaunched(env, err);
         final RankIdentity id = RankIdentity.fromEnvironment(env);
         final Duration deadline = Duration.ofSeconds(timeoutSeconds);

@@ -1,12 +1,11 @@
 package cctk.cli;
 
 import cctk.CctkException;
-import cctk.comm.DType;
 import cctk.launch.LocalCapacity;
 import cctk.launch.LocalLauncher;
 import cctk.launch.LocalSpecs;
 import cctk.spec.JobSpec;
-import cctk.spec.MessageSize;
+import cctk.spec.RankJvm;
 import cctk.spec.SpecParser;
 import cctk.spec.SpecWriter;
 import java.io.IOException;
@@ -89,7 +88,7 @@ final class RunCommand implements Callable<Integer> {
             throw CctkException.usage("--grace: expected 0 to 3600 seconds, found " + graceSeconds + ".");
         }
         final LocalCapacity capacity = LocalCapacity.probe();
-        final long perRank = LocalCapacity.RANK_BASE_BYTES + 3 * largestBuffer(job);
+        final long perRank = LocalCapacity.RANK_BASE_BYTES + 3 * RankJvm.largest(job.benchmark());
         for (final int world : job.benchmark().taskCounts()) {
             capacity.check(world, perRank, oversubscribe, specFile == null ? "--nproc" : "benchmark.tasks of "
                     + specFile);
@@ -105,20 +104,10 @@ final class RunCommand implements Callable<Integer> {
             if (backend != null && specFile != null) {
                 args.addAll(List.of("--backend", backend));
             }
-            worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(args), env));
+            worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(RankJvm.options(job,
+                    LocalLauncher.jar()), args), env));
         }
         return worst;
-    }
-
-    /** The largest message of the sweep in bytes, over its sizes and types. */
-    private static long largestBuffer(final JobSpec job) {
-        long max = 0;
-        for (final MessageSize size : job.benchmark().sizes()) {
-            for (final DType type : job.benchmark().dtypes()) {
-                max = Math.max(max, size.bytes(type));
-            }
-        }
-        return max;
     }
 
     private static Path frozen(final JobSpec job) {

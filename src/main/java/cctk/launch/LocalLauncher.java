@@ -3,6 +3,7 @@ package cctk.launch;
 import cctk.CctkException;
 import cctk.EnvVar;
 import cctk.ExitCode;
+import cctk.spec.RankJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,15 +47,27 @@ public final class LocalLauncher {
         this.grace = grace;
     }
 
-    /** {@code java -cp <this class path> cctk.cli.Main args...}: this cctk, as a child process. */
+    /** {@code java -cp <this class path> cctk.cli.Main args...}: this cctk, as a child process (sharing its archive). */
     public static List<String> cctkCommand(final List<String> args) {
+        return cctkCommand(RankJvm.sharing(jar()), args);
+    }
+
+    /** {@code java <jvm> -cp <this class path> cctk.cli.Main args...}: this cctk with these JVM options. */
+    public static List<String> cctkCommand(final List<String> jvm, final List<String> args) {
         final List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvm);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("cctk.cli.Main");
         cmd.addAll(args);
         return cmd;
+    }
+
+    /** The jar this cctk runs from, or null when it runs from class directories (tests). */
+    public static Path jar() {
+        final String cp = System.getProperty("java.class.path", "");
+        return cp.endsWith(".jar") && !cp.contains(java.io.File.pathSeparator) ? Path.of(cp) : null;
     }
 
     /** Runs {@code command} as ranks 0..worldSize-1 and returns the worst exit code. */

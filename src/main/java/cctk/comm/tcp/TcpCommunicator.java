@@ -323,11 +323,13 @@ public final class TcpCommunicator implements Communicator {
         }
     }
 
-    /** Internal memory of at least {@code bytes} bytes, kept and grown across calls (allocates only to grow). */
+    /**
+     * Internal memory of at least {@code bytes} bytes, kept across calls and grown to exactly what a call needs (so
+     * it never exceeds the largest message; the old memory goes back at once).
+     */
     TcpBuffer scratch(final int bytes) {
         if (scratch.length < bytes) {
-            final TcpBuffer grown = TcpBuffer.allocate(Math.max(bytes, Math.min(Integer.MAX_VALUE - 8,
-                    scratch.length * 2)));
+            final TcpBuffer grown = TcpBuffer.allocate(bytes);
             scratch.memory.free();
             scratch = grown;
         }
