@@ -13,7 +13,10 @@
 # Peak RSS is ru_maxrss of `cctk run` from GNU time: Linux reports the largest single process of the tree there.
 #
 # usage: bench/sweep.sh [ROUNDS]    env: JAR=target/cctk.jar OUT=dir WHAT="efficiency fillcheck memory startup"
-#                                        WORLDS="2 4" STARTS=5 SHARED=path/to/shared
+#                                        WORLDS="2 4" STARTS=5 SHARED=path/to/shared FIRST_ROUND=1
+# Runs append to OUT, so two jars can be interleaved round by round, each into its own OUT:
+#   for r in 1 2 3; do JAR=/tmp/before/target/cctk.jar OUT=b FIRST_ROUND=$r bench/sweep.sh 1
+#                      JAR=target/cctk.jar OUT=a FIRST_ROUND=$r bench/sweep.sh 1; done
 # On a shared machine take the lock and look at the load first: flock /tmp/cctk-bench.lock bench/sweep.sh 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -85,8 +88,9 @@ startup() {  # round
   done
 }
 
-echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) jar $JAR ($(sha256sum "$JAR" | cut -c1-12)) on $(nproc) CPUs" | tee "$OUT/load.txt"
-for r in $(seq 1 "$ROUNDS"); do
+FIRST_ROUND=${FIRST_ROUND:-1}
+echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) jar $JAR ($(sha256sum "$JAR" | cut -c1-12)) on $(nproc) CPUs" | tee -a "$OUT/load.txt"
+for r in $(seq "$FIRST_ROUND" $((FIRST_ROUND + ROUNDS - 1))); do
   echo "round $r $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/load.txt"
   for what in $WHAT; do
     case $what in

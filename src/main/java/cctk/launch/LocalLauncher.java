@@ -47,7 +47,7 @@ public final class LocalLauncher {
         this.grace = grace;
     }
 
-    /** {@code java -cp <this class path> cctk.cli.Main args...}: this cctk, as a child process (sharing its archive). */
+    /** {@code java -cp <this class path> cctk.cli.Main args...}: this cctk as a child process, sharing its archive. */
     public static List<String> cctkCommand(final List<String> args) {
         return cctkCommand(RankJvm.sharing(jar()), args);
     }

@@ -154,8 +154,9 @@ public final class ResultFiles implements AutoCloseable {
         try {
             writeLines(text, ProfileText.footer(wrong, average(), checked, error));
             if (fillCheck != null && fillCheck.get("gbps_per_rank") != null) {
-                writeLines(text, List.of("# Fill, poison, check : " + fillCheck.get("gbps_per_rank") + " GB/s per rank ("
-                    + fillCheck.get("bytes_per_rank") + " bytes in " + fillCheck.get("seconds_per_rank") + " s)"));
+                writeLines(text, List.of("# Fill, poison, check : " + fillCheck.get("gbps_per_rank")
+                    + " GB/s per rank (" + fillCheck.get("bytes_per_rank") + " bytes in "
+                    + fillCheck.get("seconds_per_rank") + " s)"));
             }
             text.close();
             csv.close();
