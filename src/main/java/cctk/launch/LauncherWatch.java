@@ -14,7 +14,8 @@ import java.util.Optional;
  * a recycled pid cannot fool it). No thread reads the standard input for its end: a thread blocked in a native
  * read holds the JVM's exit back (measured: 0.3 s at the end of every rank). Ranks of srun, torchrun or mpirun are
  * not watched. The rank then stops as on a signal ({@link EarlyEnd#stop}): a running sweep writes its final files
- * with the cause; if that takes longer than {@value #HALT_AFTER_MS} ms it halts with {@link ExitCode#ENVIRONMENT}. <b>Note:</b> one call per process.
+ * with the cause; if that takes longer than {@value #HALT_AFTER_MS} ms it halts with {@link ExitCode#ENVIRONMENT}.
+ * <b>Note:</b> one call per process.
  */
 public final class LauncherWatch {
 
