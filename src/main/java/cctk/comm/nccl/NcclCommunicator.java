@@ -115,6 +115,11 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         return memory.allocate(this, Math.max(1, bytes));
     }
 
+    /** Device bytes held by buffers not yet freed (tests). */
+    long liveBytes() {
+        return memory.liveBytes();
+    }
+
     /** Gives a buffer {@link #allocate} returned back to the device at once. */
     @Override
     public void free(final CommBuffer buffer) {
