@@ -75,28 +75,47 @@ final class DemoCommand implements Callable<Integer> {
                     + " alltoall.");
         }
         final Environment env = Environment.process();
-        return RankConfiguration.startedAsRank(env) ? asRank(spec.commandLine().getOut(),
-                spec.commandLine().getErr(), env, name, backend, msgBytes, nics, timeoutSeconds).code() : launch();
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        return RankConfiguration.startedAsRank(env) ? asRank(out, err, env, name, backend, msgBytes, nics,
+                timeoutSeconds).code() : new Launch(name, nproc, backend, msgBytes, nics, timeoutSeconds,
+                oversubscribe, !Main.stacktraceFlag(spec).isEmpty()).run(out, err);
     }
 
-    private int launch() {
+    /** A demo's launch: its options, as picocli or {@link RankFastPath} read them. */
+    record Launch(String name, int nproc, String backend, String msgBytes, List<String> nics, int timeoutSeconds,
+                  boolean oversubscribe, boolean stacktrace) {
+
+        /** Starts the ranks; the worst exit code. */
+        int run(final PrintWriter out, final PrintWriter err) {
+            return launch(out, err, this);
+        }
+    }
+
+    private static int launch(final PrintWriter out, final PrintWriter err, final Launch l) {
+        final String name = l.name();
+        final int nproc = l.nproc();
+        final String backend = l.backend();
+        final String msgBytes = l.msgBytes();
+        final List<String> nics = l.nics();
+        final int timeoutSeconds = l.timeoutSeconds();
         if (nproc < 1) {
             throw CctkException.usage("--nproc must be at least 1.");
         }
         Main.checkTimeout(timeoutSeconds);
-        LocalCapacity.probe().check(nproc, LocalCapacity.RANK_BASE_BYTES + 2 * bytes(msgBytes), oversubscribe,
+        LocalCapacity.probe().check(nproc, LocalCapacity.RANK_BASE_BYTES + 2 * bytes(msgBytes), l.oversubscribe(),
                 "--nproc");
         final List<String> args = new ArrayList<>(List.of("demo", name, "--backend", backend, "--msg-bytes",
                 msgBytes, "--timeout", Integer.toString(timeoutSeconds)));
         if (!nics.isEmpty()) {
             args.addAll(List.of("--nic", String.join(",", nics)));
         }
-        final PrintWriter out = spec.commandLine().getOut();
-        args.addAll(Main.stacktraceFlag(spec));
+        if (l.stacktrace()) {
+            args.add("--stacktrace");
+        }
         final List<String> jvm = RankJvm.options(RankJvm.tcpDirectBytes(bytes(msgBytes) * nproc, nproc,
                 Math.max(1, nics.size())), nproc, !"tcp".equals(backend), LocalLauncher.jar());
-        return new LocalLauncher(out, spec.commandLine().getErr(), Duration.ofSeconds(10))
-                .run(nproc, LocalLauncher.cctkCommand(jvm, args));
+        return new LocalLauncher(out, err, Duration.ofSeconds(10)).run(nproc, LocalLauncher.cctkCommand(jvm, args));
     }
 
     /** One rank of a demo (also {@link RankFastPath}'s, without picocli). */

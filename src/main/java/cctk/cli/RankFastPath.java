@@ -9,10 +9,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * What a rank process runs without building the command line: {@code cctk rank} and, started as a rank,
- * {@code cctk demo}, with exactly the options their launchers pass ({@code --opt value} or {@code --opt=value},
- * {@code -x}). Picocli's reflection over annotations (its classes are too old for class-data sharing) was a third of
- * a rank's start on 2 vCPUs; a rank reads the same few options every time. Anything else (help, a typo, an option
+ * What runs without building the command line: {@code cctk rank}, and {@code cctk demo} (a rank of it, or its
+ * launch), with the options those commands have ({@code --opt value} or {@code --opt=value}, {@code -x}). Picocli's
+ * reflection over annotations (its classes are too old for class-data sharing) was a third of a rank's start on 2
+ * vCPUs, and of a demo's launch; these read the same few options every time. Anything else (help, a typo, an option
  * this path does not know) returns -1 and goes through {@link Main}'s full command line, errors and help included.
  * <b>Note:</b> threadsafe (no state).
  */
@@ -43,11 +43,15 @@ final class RankFastPath {
                 out.flush();
                 return code;
             }
-            if (!DemoCommand.NAMES.contains(o.name) || !RankConfiguration.startedAsRank(env)) {
+            if (!DemoCommand.NAMES.contains(o.name)) {
                 return -1;
             }
-            return DemoCommand.asRank(out, err, env, o.name, o.backend == null ? "tcp" : o.backend,
-                o.msgBytes, o.nics, o.timeout).code();
+            final String backend = o.backend == null ? "tcp" : o.backend;
+            if (!RankConfiguration.startedAsRank(env)) {
+                return new DemoCommand.Launch(o.name, o.nproc, backend, o.msgBytes, o.nics, o.timeout,
+                    o.oversubscribe, trace).run(out, err);
+            }
+            return DemoCommand.asRank(out, err, env, o.name, backend, o.msgBytes, o.nics, o.timeout).code();
         } catch (final RuntimeException e) {
             return Main.report(e, err, trace);
         }
@@ -62,6 +66,8 @@ final class RankFastPath {
         String msgBytes = "4MiB";
         List<String> nics = List.of();
         int timeout = 60;
+        int nproc = 2;
+        boolean oversubscribe;
 
         static Options parse(final List<String> words) {
             if (words.isEmpty() || !words.get(0).equals("rank") && !words.get(0).equals("demo")) {
@@ -74,6 +80,10 @@ final class RankFastPath {
                 final String w = words.get(i);
                 if (demo && o.name == null && !w.startsWith("-")) {
                     o.name = w;
+                    continue;
+                }
+                if (demo && w.equals(cctk.launch.LocalCapacity.OVERRIDE)) {
+                    o.oversubscribe = true;
                     continue;
                 }
                 final int eq = w.indexOf('=');
@@ -96,9 +106,14 @@ final class RankFastPath {
         private boolean set(final String key, final String value, final boolean demo) {
             switch (key) {
                 case "--backend" -> backend = value;
-                case "--timeout" -> {
+                case "--timeout", "--nproc" -> {
                     try {
-                        timeout = Integer.parseInt(value);
+                        final int n = Integer.parseInt(value);
+                        if (key.equals("--nproc")) {
+                            nproc = n;
+                        } else {
+                            timeout = n;
+                        }
                     } catch (final NumberFormatException e) {
                         return false;
                     }
@@ -111,9 +126,6 @@ final class RankFastPath {
                 }
                 case "--msg-bytes" -> msgBytes = value;
                 case "--nic" -> nics = Arrays.asList(value.split(","));
-                case "--nproc" -> {
-                    // the launcher's own option: a rank is one rank
-                }
                 default -> {
                     return false;
                 }

@@ -25,10 +25,16 @@ class RankFastPathTest {
         assertThat(run(Environment.empty(), "rank", "--sepc", "x.yaml")).isEqualTo(-1);
         assertThat(run(Environment.empty(), "rank", "--msg-bytes", "4")).isEqualTo(-1);
         assertThat(run(Environment.empty(), "validate", "x.yaml")).isEqualTo(-1);
-        // not started as a rank: cctk demo launches ranks, which is picocli's path
-        assertThat(run(Environment.empty(), "demo", "allreduce", "--nproc", "2")).isEqualTo(-1);
+        assertThat(run(Environment.empty(), "demo", "nosuch", "--nproc", "2")).isEqualTo(-1);
+        assertThat(run(Environment.empty(), "demo", "allreduce", "--nproc", "two")).isEqualTo(-1);
         assertThat(run(Environment.of(java.util.Map.of("RANK", "0")), "demo", "nosuch")).isEqualTo(-1);
         assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void aDemosLaunchChecksItsOptionsAsTheCommandDoes() {
+        assertThat(run(Environment.empty(), "demo", "allreduce", "--nproc=0", "--oversubscribe")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("cctk: --nproc must be at least 1.\n");
     }
 
     @Test
