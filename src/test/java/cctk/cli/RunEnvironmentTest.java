@@ -11,7 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code cctk run SPEC}: the ranks, real processes, run with the spec's nccl_env and env, as under sbatch. */
+/**
+ * {@code cctk run SPEC}: the ranks, real processes, run with the spec's nccl_env and env, as under sbatch, and with
+ * the JVM options RankJvm gives the spec (the result JSON's args.jvm).
+ */
 @Timeout(120)
 class RunEnvironmentTest {
 
@@ -37,6 +40,8 @@ class RunEnvironmentTest {
             // the header lists NCCL_* and CCTK_* of the ranks: the spec's own, with the value as the spec gives it
             assertThat(text).contains("\"NCCL_ALGO\": \"Ring\"", "\"CCTK_SPEC_MARK\": \"it's here\"")
                 .doesNotContain("FI_PROVIDER");
+            // and they were started as RankJvm sizes them for this spec (4 B at W=2: the 64 MiB base and staging)
+            assertThat(text).contains("\"-Xmx257m\"", "\"-XX:MaxDirectMemorySize=65m\"", "\"-XX:+UseSerialGC\"");
         }
     }
 }
