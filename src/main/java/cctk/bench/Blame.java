@@ -116,7 +116,7 @@ final class Blame {
                 } else if (waiters.containsKey(r)) {
                     // how long its first waiter waited for it (a rank woken later may have waited longer on others)
                     final String seconds = secondsOf.get(waiters.get(r).iterator().next());
-                    parts.add("rank " + r + " stalled (" + ranks(waiters.get(r)) + " waited "
+                    parts.add("rank " + r + " stalled (" + ranks(waitedOn(r, waiters)) + " waited "
                         + (seconds == null ? "" : seconds + " s ") + "for it)");
                 } else {
                     parts.add("rank " + r + " stopped answering");
@@ -141,6 +141,23 @@ final class Blame {
         final String base = (signalled && fallback == null ? "stopped by a signal" : fallback) + during;
         return silent.isEmpty() ? base : base + "; rank" + (silent.size() == 1 ? " " : "s ") + String.join(", ", silent)
             + " said nothing (died or stalled)";
+    }
+
+    /**
+     * The ranks that waited on {@code r}, directly or through each other (rank 1 waits on rank 0, which waits on the
+     * stalled rank 2, while rank 1 is a step ahead: in the point's reduction, rank 0 still in its collective).
+     */
+    private static Set<Integer> waitedOn(final int r, final Map<Integer, Set<Integer>> waiters) {
+        final Set<Integer> all = new TreeSet<>();
+        final java.util.ArrayDeque<Integer> todo = new java.util.ArrayDeque<>(List.of(r));
+        while (!todo.isEmpty()) {
+            for (final int w : waiters.getOrDefault(todo.pop(), Set.of())) {
+                if (w != r && all.add(w)) {
+                    todo.push(w);
+                }
+            }
+        }
+        return all;
     }
 
     /** The one rank that more ranks waited on than on any other, by at least two waiters; null if none. */

@@ -21,12 +21,8 @@ final class BufferData {
     private static final byte POISON = (byte) 0xA5;
 
     private final PatternStream stream = new PatternStream();
-    private final byte[] poison = new byte[CHUNK];
-    private final ByteBuffer poisonView = ByteBuffer.wrap(poison);
-
-    BufferData() {
-        Arrays.fill(poison, POISON);
-    }
+    /** Grows to the largest buffer poisoned, at most {@link #CHUNK}. */
+    private ByteBuffer poisonView = ByteBuffer.wrap(new byte[0]);
 
     /** Writes the collective's input for {@code c} into {@code send}. */
     void fill(final Collective coll, final Case c, final CommBuffer send) {
@@ -35,6 +31,11 @@ final class BufferData {
 
     /** Overwrites all of {@code buf}, so a call that writes nothing is caught. */
     void poison(final CommBuffer buf) {
+        if (poisonView.capacity() < Math.min(CHUNK, buf.bytes())) {
+            final byte[] poison = new byte[(int) Math.min(CHUNK, Math.max(buf.bytes(), 2L * poisonView.capacity()))];
+            Arrays.fill(poison, POISON);
+            poisonView = ByteBuffer.wrap(poison);
+        }
         for (long at = 0; at < buf.bytes(); at += CHUNK) {
             final int len = (int) Math.min(CHUNK, buf.bytes() - at);
             poisonView.limit(len).position(0);

@@ -4,13 +4,9 @@ import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.coll.Case;
 import cctk.coll.Collective;
-import cctk.coll.Collectives;
 import cctk.coll.Group;
 import cctk.coll.Layout;
-import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
-import cctk.comm.DType;
-import cctk.comm.ReduceOp;
 import cctk.comm.Store;
 import cctk.results.Line;
 import cctk.results.RankInfo;
@@ -19,7 +15,6 @@ import cctk.results.ResultFiles;
 import cctk.results.Run;
 import cctk.spec.Benchmark;
 import cctk.spec.JobSpec;
-import cctk.spec.MessageSize;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,12 +22,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The sweep: first the JIT warm-up ({@link JitWarmUp}); then for every type × size × collective × operator,
- * out-of-place and in-place, it allocates, warms up, times each iteration (call + synchronize), then runs
- * separate check iterations that verify every element. Rank 0 gathers per-rank results through the store,
- * writes them via {@link ResultFiles} as they come, and prints progress. All ranks return the same exit code:
- * FAILED if any element was wrong; rank 0 also returns every measurement, for the run to be judged in memory.
- * Collectives that carry no data (barrier) run once, after the sweep.
+ * The sweep: first its buffers, once, at the largest layout of the plan ({@link SweepBuffers}), then the JIT
+ * warm-up ({@link JitWarmUp}); then for every type × size × collective × operator, out-of-place and in-place, on
+ * slices of those buffers, it warms up, times each iteration (call + synchronize), then runs separate check
+ * iterations that verify every element. Each point's figures are combined over the ranks by one O(log W) reduction
+ * over the job's own communicator ({@link PointStats}); rank 0 writes them via {@link ResultFiles} as they come and
+ * prints progress, and the store sees no per-point traffic. All ranks return the same exit code: FAILED if any
+ * element was wrong; rank 0 also returns every measurement, for the run to be judged in memory. Collectives that
+ * carry no data (barrier) run once, after the sweep.
  * <b>Note:</b> not threadsafe: one thread per rank drives it.
  */
 public final class Harness {
@@ -53,11 +50,16 @@ public final class Harness {
     private final RankExchange exchange;
     private final BufferData data = new BufferData();
     private final MeasureStep step;
-    private int variantIndex;
     private final Object ending = new Object();
+    private SweepBuffers buffers;
+    private RankReduction reduction;
+    private double[] figures;
+    private boolean anyWrong;
+    private double dataNanos;
+    private double dataBytes;
     private ResultFiles files;
     private Run run;
-    private volatile Point current;
+    private volatile SweepPlan.Point current;
     private boolean ended;
     private ExitCode endCode = ExitCode.OK;
 
@@ -86,21 +88,40 @@ public final class Harness {
 
     /** Runs the whole sweep: its exit code and, on rank 0, its measurements. */
     public SweepResult sweep() {
-        final List<Point> plan = plan();
+        final Benchmark b = spec.benchmark();
         final Group group = new Group(comm.size(), comm.rank(), weights());
-        final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, spec.benchmark().jitWarmupSeconds()).run(plan, group);
-        final List<String> ranks = exchange.gatherText("rank", rankInfo().encode());
-        run = RunHeaders.of(spec, ctx, comm, ranks == null ? List.of() : ranks.stream().map(RankInfo::decode)
-            .toList(), jit);
-        if (comm.rank() == 0) {
-            progress.println("cctk: JIT warm-up: " + jit.describe());
-            files = ResultFiles.create(ctx.outputDir(), run);
-            run = files.run();
+        final SweepPlan plan = SweepPlan.of(b, group);
+        try {
+            buffers = SweepBuffers.allocate(comm, plan, step, exchange);
+            figures = new double[PointStats.SLOTS + Math.max(1, b.iters())];
+            reduction = new RankReduction(comm, figures.length);
+            final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, buffers, !b.inPlace().runsOutOfPlace(),
+                b.jitWarmupSeconds()).run(plan.points(), group);
+            final List<String> ranks = exchange.gatherText("rank", rankInfo().encode());
+            run = RunHeaders.of(spec, ctx, comm, ranks == null ? List.of() : ranks.stream().map(RankInfo::decode)
+                .toList(), jit);
+            if (comm.rank() == 0) {
+                progress.println("cctk: JIT warm-up: " + jit.describe());
+                files = ResultFiles.create(ctx.outputDir(), run);
+                run = files.run();
+            }
+            measureAll(plan.points(), group);
+        } finally {
+            release();
         }
+        if (files != null) {
+            files.fillCheck(dataBytes / comm.size(), dataNanos / comm.size() / 1e9);
+        }
+        finish(null, ExitCode.OK);
+        exchange.dropAll();
+        return new SweepResult(anyWrong ? ExitCode.FAILED : ExitCode.OK, files == null ? List.of() : files.results());
+    }
+
+    private void measureAll(final List<SweepPlan.Point> plan, final Group group) {
         EarlyEnd.stopper(this::stopBySignal);
         try {
             int done = 0;
-            for (final Point p : plan) {
+            for (final SweepPlan.Point p : plan) {
                 current = p;
                 ctx.hook().beforePoint(comm.rank(), p.size() == null ? -1
                     : spec.benchmark().sizes().indexOf(p.size()));
@@ -114,7 +135,7 @@ public final class Harness {
             }
             current = null;
         } catch (RuntimeException | Error e) {
-            final Point at = current;
+            final SweepPlan.Point at = current;
             final String error = e.getMessage() == null ? e.toString() : e.getMessage();
             endByFault(error, at, e instanceof CctkException ce ? ce.exitCode() : ExitCode.INTERNAL);
             if (e instanceof CctkException ce && at != null) {
@@ -124,11 +145,19 @@ public final class Harness {
         } finally {
             EarlyEnd.stopper(null);
         }
-        finish(null, ExitCode.OK);
-        final boolean failed = files != null && files.wrong() > 0;
-        final String status = exchange.fromRankZero("status", failed ? "FAILED" : "OK");
-        return new SweepResult("FAILED".equals(status) ? ExitCode.FAILED : ExitCode.OK,
-            files == null ? List.of() : files.results());
+    }
+
+    /** Gives the sweep's memory back (buffers, the reduction's and the votes'), whatever happened. */
+    private void release() {
+        if (reduction != null) {
+            reduction.close();
+            reduction = null;
+        }
+        if (buffers != null) {
+            buffers.close();
+            buffers = null;
+        }
+        step.close();
     }
 
     /** This rank for the header; the NICs that really carry its links replace the spec's list where they differ. */
@@ -145,7 +174,7 @@ public final class Harness {
      * A fault ended the sweep here: other ranks post their diagnosis for rank 0 (deadline-bounded); rank 0
      * gathers theirs and writes the final files with the party Blame names.
      */
-    private void endByFault(final String error, final Point at, final ExitCode code) {
+    private void endByFault(final String error, final SweepPlan.Point at, final ExitCode code) {
         if (comm.rank() != 0) {
             exchange.postBounded(FAULT_KEY, error, DIAGNOSIS_MILLIS);
             return;
@@ -177,7 +206,7 @@ public final class Harness {
         }
     }
 
-    private String blame(final String mine, final Point at, final String fallback, final long millis) {
+    private String blame(final String mine, final SweepPlan.Point at, final String fallback, final long millis) {
         final Map<Integer, String> said = new HashMap<>(exchange.gatherBounded(FAULT_KEY, millis));
         said.put(0, mine);
         return Blame.of(comm.size(), said, at == null ? null : at.describe(), fallback);
@@ -195,53 +224,11 @@ public final class Harness {
         }
     }
 
-    /** One point of the sweep: a collective with its type, operator and size (null when it carries no data). */
-    record Point(Collective coll, DType type, ReduceOp op, MessageSize size) {
-        String describe() {
-            final StringBuilder sb = new StringBuilder(coll.type().specName());
-            if (type != null) {
-                sb.append(' ').append(type.specName());
-            }
-            if (op != null) {
-                sb.append(' ').append(op.specName());
-            }
-            if (size != null) {
-                sb.append(' ').append(size.bytes(type)).append(" B");
-            }
-            return sb.toString();
-        }
-    }
-
-    private List<Point> plan() {
-        final Benchmark b = spec.benchmark();
-        final List<Point> plan = new ArrayList<>();
-        for (final DType type : b.dtypes()) {
-            for (final MessageSize size : b.sizes()) {
-                for (final var ct : b.collectives()) {
-                    final Collective coll = Collectives.of(ct);
-                    if (!coll.carriesData()) {
-                        continue;
-                    }
-                    if (ct.reduces()) {
-                        for (final ReduceOp op : b.ops()) {
-                            plan.add(new Point(coll, type, op, size));
-                        }
-                    } else {
-                        plan.add(new Point(coll, type, null, size));
-                    }
-                }
-            }
-        }
-        for (final var ct : b.collectives()) {
-            final Collective coll = Collectives.of(ct);
-            if (!coll.carriesData()) {
-                plan.add(new Point(coll, null, null, null));
-            }
-        }
-        return plan;
-    }
-
+    /** The all-to-all-v weights, W×W, only when the sweep runs alltoallv (at 8,192 ranks they take 512 MiB). */
     private double[][] weights() {
+        if (!spec.benchmark().collectives().contains(cctk.coll.CollectiveType.ALLTOALLV)) {
+            return null;
+        }
         final Benchmark.Imbalance im = spec.benchmark().alltoallv();
         if (im != null && im.matrixFile() != null) {
             java.nio.file.Path file = java.nio.file.Path.of(im.matrixFile());
@@ -253,10 +240,10 @@ public final class Harness {
         return cctk.coll.AllToAllV.spreadWeights(comm.size(), im == null ? 1.0 : Math.max(1.0, im.spread()));
     }
 
-    private Line measureLine(final Point p, final Group group) {
+    private Line measureLine(final SweepPlan.Point p, final Group group) {
         final Benchmark b = spec.benchmark();
         final Collective coll = p.coll();
-        final long requested = p.size() == null ? 0 : p.size().bytes(p.type());
+        final long requested = p.requested();
         final Layout layout = coll.carriesData() ? coll.layout(requested, p.type(), group)
             : Layout.of(0, 0, 0, 0, 0, 0);
         final int root = coll.rooted() ? b.root() : -1;
@@ -265,17 +252,17 @@ public final class Harness {
             p.op() == null ? null : p.op().specName(), root, layout.sizeBytes(), layout.count());
         final List<Result> ms = new ArrayList<>();
         if (!coll.carriesData() || b.inPlace().runsOutOfPlace()) {
-            ms.add(measure(coll, c, false, row));
+            ms.add(measure(coll, c, false, row, requested));
         }
         if (coll.carriesData() && b.inPlace().runsInPlace()) {
-            ms.add(coll.hasInPlace() ? measure(coll, c, true, row)
+            ms.add(coll.hasInPlace() ? measure(coll, c, true, row, requested)
                 : row.skipped(run, true, coll.type().specName() + " has no in-place form"));
         }
         return new Line(coll.type().title(), requested, p.type() == null ? 1 : p.type().bytes(), ms);
     }
 
-    private Result measure(final Collective coll, final Case c, final boolean inPlace, final RowKey row) {
-        final int index = variantIndex++;
+    private Result measure(final Collective coll, final Case c, final boolean inPlace, final RowKey row,
+                           final long requested) {
         final Layout l = c.layout();
         final String unsupported = comm.unsupported(coll.type().specName(), c.type(), c.op(), inPlace);
         if (unsupported != null) {
@@ -284,38 +271,18 @@ public final class Harness {
         if (coll.carriesData() && l.sizeBytes() == 0) {
             return row.skipped(run, inPlace, "the size rounds down to 0 bytes per rank for " + c.world() + " ranks");
         }
-        CommBuffer[] bufs = null;
-        String reason = null;
-        if (coll.carriesData()) {
-            try {
-                bufs = step.allocate(l, inPlace);
-            } catch (OutOfMemoryError e) {
-                reason = "out of memory allocating " + (inPlace ? l.inPlaceBytes() : l.sendBytes() + l.recvBytes())
-                    + " bytes";
-            } catch (CctkException e) {
-                reason = e.getMessage();
-            }
-            final int failedRank = step.firstFailingRank(reason != null);
-            if (failedRank >= 0) {
-                final String why = exchange.fromRank(failedRank, "skip/" + index, reason);
-                return row.skipped(run, inPlace, "rank " + failedRank + ": " + why);
-            }
+        if (coll.carriesData() && !buffers.fits(requested)) {
+            return row.skipped(run, inPlace, buffers.reason());
         }
-        final MeasureStep.Result mine = step.run(coll, c, bufs);
-        final List<MeasureStep.Result> all = exchange.gatherResults("stats/" + index, mine);
-        if (all == null) {
-            return row.skipped(run, inPlace, "reported by rank 0");
-        }
-        final IterationStats s = IterationStats.of(all.stream().map(MeasureStep.Result::timesUs).toList());
-        long wrong = 0;
-        for (final MeasureStep.Result r : all) {
-            wrong += Math.max(0, r.wrong());
-        }
-        if (all.stream().anyMatch(r -> r.wrong() < 0)) {
-            wrong = -1;
-        }
+        final MeasureStep.Result mine = step.run(coll, c, coll.carriesData() ? buffers.slices(l, inPlace) : null);
+        final int n = PointStats.encode(mine, comm.rank(), figures);
+        reduction.allReduce(figures, n, PointStats.RULE);
+        dataNanos += figures[PointStats.DATA_NANOS];
+        dataBytes += figures[PointStats.DATA_BYTES];
+        final long wrong = PointStats.wrong(figures);
+        anyWrong |= wrong > 0;
+        final IterationStats s = PointStats.stats(figures, n);
         final double algBw = l.sizeBytes() / s.timeUs() / 1e3;
         return row.measured(run, inPlace, s, algBw, algBw * coll.busBwFactor(c.world()), wrong);
     }
-
 }

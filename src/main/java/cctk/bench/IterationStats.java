@@ -15,18 +15,23 @@ import java.util.List;
  */
 record IterationStats(double timeUs, double minUs, double p50Us, double p99Us, double cvPct) {
 
+    /** The figures of per-rank, per-iteration times, as the ranks' reduction ({@link PointStats}) makes them. */
     static IterationStats of(final List<double[]> perRank) {
         final int n = perRank.get(0).length;
-        final double[] slowest = new double[n];
-        double worstMean = 0;
-        for (final double[] t : perRank) {
-            double sum = 0;
-            for (int k = 0; k < n; k++) {
-                sum += t[k];
-                slowest[k] = Math.max(slowest[k], t[k]);
+        final double[] v = new double[PointStats.SLOTS + n];
+        final double[] other = new double[v.length];
+        for (int r = 0; r < perRank.size(); r++) {
+            PointStats.encode(new MeasureStep.Result(perRank.get(r), 0, 0, 0, 0), r, r == 0 ? v : other);
+            if (r > 0) {
+                PointStats.combine(v, other, v.length);
             }
-            worstMean = Math.max(worstMean, sum / n);
         }
+        return PointStats.stats(v, v.length);
+    }
+
+    /** The figures from the per-iteration maxima over ranks and the largest per-rank mean. */
+    static IterationStats of(final double[] slowest, final double worstMean) {
+        final int n = slowest.length;
         double mean = 0;
         for (final double t : slowest) {
             mean += t;

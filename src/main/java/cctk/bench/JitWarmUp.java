@@ -1,6 +1,5 @@
 package cctk.bench;
 
-import cctk.CctkException;
 import cctk.coll.Case;
 import cctk.coll.Collective;
 import cctk.coll.Group;
@@ -48,16 +47,22 @@ final class JitWarmUp {
 
     private final Communicator comm;
     private final MeasureStep step;
+    private final SweepBuffers buffers;
+    private final boolean inPlace;
     private final long budgetNanos;
 
-    JitWarmUp(final Communicator comm, final MeasureStep step, final double budgetSeconds) {
+    /** {@code inPlace}: warm up the in-place layouts (a plan that runs only those holds no output buffer). */
+    JitWarmUp(final Communicator comm, final MeasureStep step, final SweepBuffers buffers, final boolean inPlace,
+              final double budgetSeconds) {
         this.comm = comm;
         this.step = step;
+        this.buffers = buffers;
+        this.inPlace = inPlace;
         this.budgetNanos = (long) (budgetSeconds * 1e9);
     }
 
     /** Runs the rounds; every rank returns after the same round (the decision to go on is collective). */
-    Outcome run(final List<Harness.Point> plan, final Group group) {
+    Outcome run(final List<SweepPlan.Point> plan, final Group group) {
         final long start = System.nanoTime();
         final List<Runnable> calls = budgetNanos <= 0 ? List.of() : calls(plan, group);
         if (calls.isEmpty()) {
@@ -108,11 +113,11 @@ final class JitWarmUp {
         }
     }
 
-    /** One call per collective and size; a size this rank cannot allocate is left out on every rank. */
-    private List<Runnable> calls(final List<Harness.Point> plan, final Group group) {
-        final Map<Collective, Harness.Point> first = new LinkedHashMap<>();
+    /** One call per collective and size, on the sweep's buffers; a size they do not hold is left out. */
+    private List<Runnable> calls(final List<SweepPlan.Point> plan, final Group group) {
+        final Map<Collective, SweepPlan.Point> first = new LinkedHashMap<>();
         final Map<Collective, List<Long>> sizes = new LinkedHashMap<>();
-        for (final Harness.Point p : plan) {
+        for (final SweepPlan.Point p : plan) {
             if (p.size() == null) {
                 continue;
             }
@@ -122,7 +127,7 @@ final class JitWarmUp {
             }
         }
         final List<Runnable> calls = new ArrayList<>();
-        for (final Map.Entry<Collective, Harness.Point> e : first.entrySet()) {
+        for (final Map.Entry<Collective, SweepPlan.Point> e : first.entrySet()) {
             final List<Long> s = sizes.get(e.getKey());
             final long smallest = s.stream().mapToLong(Long::longValue).min().orElse(0);
             final long largest = s.stream().mapToLong(Long::longValue).filter(b -> b <= LARGEST).max()
@@ -137,20 +142,12 @@ final class JitWarmUp {
         return calls;
     }
 
-    private Runnable call(final Collective coll, final Harness.Point p, final long bytes, final Group group) {
+    private Runnable call(final Collective coll, final SweepPlan.Point p, final long bytes, final Group group) {
         final Layout l = coll.layout(bytes, p.type(), group);
-        if (l.sizeBytes() == 0) {
+        if (l.sizeBytes() == 0 || !buffers.fits(bytes) || inPlace && !coll.hasInPlace()) {
             return null;
         }
-        CommBuffer[] bufs = null;
-        try {
-            bufs = step.allocate(l, false);
-        } catch (final OutOfMemoryError | CctkException e) {
-            bufs = null;
-        }
-        if (step.anyRank(bufs == null)) {
-            return null;
-        }
+        final CommBuffer[] bufs = buffers.slices(l, inPlace);
         final Case c = new Case(p.type(), p.op(), comm.size(), comm.rank(), 0, 0, l);
         final CommBuffer send = bufs[0];
         final CommBuffer recv = bufs[1];

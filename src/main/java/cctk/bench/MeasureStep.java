@@ -3,7 +3,6 @@ package cctk.bench;
 import cctk.coll.Case;
 import cctk.coll.Collective;
 import cctk.coll.Elements;
-import cctk.coll.Layout;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
@@ -13,23 +12,19 @@ import cctk.spec.Benchmark;
 import java.nio.ByteBuffer;
 
 /**
- * One rank's part of one measurement: buffers, warm-up, barrier, timed iterations (by the communicator's
- * {@link IterationTimer}, else each timed alone: call plus synchronize), then check iterations with fresh
- * inputs and poisoned outputs.
+ * One rank's part of one measurement on buffers the sweep holds ({@link SweepBuffers}): fill, warm-up, barrier,
+ * timed iterations (by the communicator's {@link IterationTimer}, else each timed alone: call plus synchronize), then
+ * check iterations with fresh inputs and poisoned outputs. Also the small votes every rank takes part in.
  * <b>Note:</b> not threadsafe.
  */
 final class MeasureStep {
 
     /**
      * Per-iteration times of one rank, in µs, its wrong elements (-1: not checked), the time it spent filling,
-     * poisoning and checking buffers (ns, System.nanoTime) and the bytes it checked.
+     * poisoning and checking buffers (ns, System.nanoTime), the bytes it checked, and the bytes it filled, poisoned
+     * and checked in that time.
      */
-    record Result(double[] timesUs, long wrong, long fillCheckNanos, long checkedBytes) {
-
-        /** A result without fill and check figures (as other ranks report it). */
-        Result(final double[] timesUs, final long wrong) {
-            this(timesUs, wrong, 0, 0);
-        }
+    record Result(double[] timesUs, long wrong, long fillCheckNanos, long checkedBytes, long dataBytes) {
     }
 
     private final Communicator comm;
@@ -46,29 +41,6 @@ final class MeasureStep {
         this.timer = IterationTimer.of(comm);
     }
 
-    /**
-     * {send, recv}: two buffers, or slices of one for in-place; a slice that covers the whole buffer is the
-     * buffer itself, and send is recv when both cover the same bytes, so backends can test identity.
-     */
-    CommBuffer[] allocate(final Layout l, final boolean inPlace) {
-        if (!inPlace) {
-            final CommBuffer send = comm.allocate(Math.max(1, l.sendBytes())).slice(0, l.sendBytes());
-            final CommBuffer recv = comm.allocate(Math.max(1, l.recvBytes())).slice(0, l.recvBytes());
-            return new CommBuffer[] {send, recv};
-        }
-        final long total = l.inPlaceBytes();
-        final CommBuffer whole = comm.allocate(total);
-        final CommBuffer send = region(whole, total, l.inPlaceSendOffset(), l.sendBytes());
-        if (l.inPlaceSendOffset() == l.inPlaceRecvOffset() && l.sendBytes() == l.recvBytes()) {
-            return new CommBuffer[] {send, send};
-        }
-        return new CommBuffer[] {send, region(whole, total, l.inPlaceRecvOffset(), l.recvBytes())};
-    }
-
-    private static CommBuffer region(final CommBuffer whole, final long total, final long offset, final long bytes) {
-        return offset == 0 && bytes == total ? whole : whole.slice(offset, bytes);
-    }
-
     /** Agrees with every rank whether {@code flag} holds on any of them. A collective itself. */
     boolean anyRank(final boolean flag) {
         return firstFailingRank(flag) >= 0;
@@ -76,29 +48,46 @@ final class MeasureStep {
 
     /** Agrees with every rank whether someone failed: the lowest failing rank, or -1. A collective itself. */
     int firstFailingRank(final boolean failed) {
+        final int v = maxOverRanks(failed ? comm.size() - comm.rank() : 0);
+        return v == 0 ? -1 : comm.size() - v;
+    }
+
+    /** The largest {@code value} any rank gives. A collective itself. */
+    int maxOverRanks(final int value) {
         if (voteSend == null) {
             voteSend = comm.allocate(4);
             voteRecv = comm.allocate(4);
         }
         final ByteBuffer b = ByteBuffer.allocate(4).order(Elements.ORDER);
-        b.putInt(0, failed ? comm.size() - comm.rank() : 0);
+        b.putInt(0, value);
         voteSend.upload(b, 0);
         comm.allReduce(voteSend, voteRecv, 1, DType.INT32, ReduceOp.MAX);
         comm.synchronize();
         b.clear();
         voteRecv.download(0, b);
-        final int v = b.getInt(0);
-        return v == 0 ? -1 : comm.size() - v;
+        return b.getInt(0);
+    }
+
+    /** Gives the votes' buffers back. */
+    void close() {
+        if (voteSend != null) {
+            comm.free(voteSend);
+            comm.free(voteRecv);
+            voteSend = null;
+            voteRecv = null;
+        }
     }
 
     Result run(final Collective coll, final Case c, final CommBuffer[] bufs) {
         final CommBuffer send = bufs == null ? null : bufs[0];
         final CommBuffer recv = bufs == null ? null : bufs[1];
         long dataNanos = 0;
+        long dataBytes = 0;
         if (send != null) {
             final long t0 = System.nanoTime();
             data.fill(coll, c, send);
             dataNanos += System.nanoTime() - t0;
+            dataBytes += send.bytes();
         }
         for (int i = 0; i < bench.warmupIters(); i++) {
             coll.run(comm, send, recv, c);
@@ -107,7 +96,7 @@ final class MeasureStep {
         comm.barrier();
         final double[] times = timer.time(Math.max(1, bench.iters()), () -> coll.run(comm, send, recv, c));
         if (send == null || bench.checkIters() <= 0) {
-            return new Result(times, -1, dataNanos, 0);
+            return new Result(times, -1, dataNanos, 0, dataBytes);
         }
         long wrong = 0;
         long checked = 0;
@@ -122,8 +111,10 @@ final class MeasureStep {
             final long t1 = System.nanoTime();
             wrong += data.countWrong(coll, ck, recv);
             dataNanos += System.nanoTime() - t1;
-            checked += coll.checkedElements(ck) * c.type().bytes();
+            final long k1 = coll.checkedElements(ck) * c.type().bytes();
+            checked += k1;
+            dataBytes += recv.bytes() + send.bytes() + k1;
         }
-        return new Result(times, wrong, dataNanos, checked);
+        return new Result(times, wrong, dataNanos, checked, dataBytes);
     }
 }

@@ -1,7 +1,6 @@
 package cctk.bench;
 
 import cctk.comm.Store;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +10,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The harness's traffic through the store, every key under one run prefix: rank lines and per-measurement
- * results go to rank 0; skip reasons and the final status come from one rank to the others.
+ * The harness's traffic through the store, every key under one run prefix, all of it once per run and none per
+ * point (a point's figures travel by {@link RankReduction}): rank lines go to rank 0, the reason buffers did not fit
+ * comes from one rank to rank 0, diagnoses after a fault go to rank 0. Rank 0 drops what it has read.
  * <b>Note:</b> threadsafe as far as the store is; one per rank.
  */
 final class RankExchange {
@@ -39,16 +39,8 @@ final class RankExchange {
         for (int r = 0; r < world; r++) {
             all.add(new String(store.get(prefix + name + "/" + r), StandardCharsets.UTF_8));
         }
+        store.drop(prefix + name + "/");
         return all;
-    }
-
-    /** Rank 0's {@code value} on every rank. */
-    String fromRankZero(final String name, final String value) {
-        if (rank == 0) {
-            store.set(prefix + name, utf8(value));
-            return value;
-        }
-        return new String(store.get(prefix + name), StandardCharsets.UTF_8);
     }
 
     /** On rank 0, what rank {@code from} published under {@code name}; {@code mine} is published when not null. */
@@ -59,32 +51,16 @@ final class RankExchange {
         if (rank != 0) {
             return mine;
         }
-        return new String(store.get(prefix + name + "/" + from), StandardCharsets.UTF_8);
+        final String said = new String(store.get(prefix + name + "/" + from), StandardCharsets.UTF_8);
+        store.drop(prefix + name + "/");
+        return said;
     }
 
-    /** Every rank's result in rank order on rank 0; null elsewhere. */
-    List<MeasureStep.Result> gatherResults(final String name, final MeasureStep.Result mine) {
-        final double[] t = mine.timesUs();
-        final ByteBuffer b = ByteBuffer.allocate(12 + 8 * t.length);
-        b.putLong(mine.wrong()).putInt(t.length);
-        for (final double v : t) {
-            b.putDouble(v);
+    /** Rank 0, once no rank reads this run's keys any more: the store forgets all of them. */
+    void dropAll() {
+        if (rank == 0) {
+            store.drop(prefix);
         }
-        store.set(prefix + name + "/" + rank, b.array());
-        if (rank != 0) {
-            return null;
-        }
-        final List<MeasureStep.Result> all = new ArrayList<>(world);
-        for (int r = 0; r < world; r++) {
-            final ByteBuffer in = ByteBuffer.wrap(store.get(prefix + name + "/" + r));
-            final long wrong = in.getLong();
-            final double[] times = new double[in.getInt()];
-            for (int k = 0; k < times.length; k++) {
-                times[k] = in.getDouble();
-            }
-            all.add(new MeasureStep.Result(times, wrong));
-        }
-        return all;
     }
 
     /** Most ranks whose diagnoses rank 0 waits for (one waiting thread each). */

@@ -27,10 +27,33 @@ final class RunHeaders {
                   final JitWarmUp.Outcome jit) {
         final Map<String, Object> args = args(spec.benchmark());
         args.put("jit_warmup", jit.asArgs());
+        args.put("jvm", jvm());
         return new Run(null, ctx.version(), String.valueOf(ctx.specFile()), ctx.jobId(),
             spec.cluster() == null ? null : spec.cluster().name(), comm.backend(), comm.size(),
             LocalDateTime.now().format(START), ranks, Run.hostsOf(ranks), ctx.environment(), args,
             spec.references() == null ? List.of() : spec.references(), null, null);
+    }
+
+    /**
+     * How rank 0's JVM was sized and started, as the launcher gave it (RankJvm's options): its heap limit, and the
+     * memory, collector and sharing options on its command line (none known without java.management).
+     */
+    static Map<String, Object> jvm() {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("max_heap_bytes", Runtime.getRuntime().maxMemory());
+        if (ModuleLayer.boot().findModule("java.management").isPresent()) {
+            m.put("options", Jmx.options());
+        }
+        return m;
+    }
+
+    /** Kept apart so that RunHeaders itself never links against java.management. */
+    private static final class Jmx {
+        static List<String> options() {
+            return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(o -> o.startsWith("-Xm") || o.startsWith("-XX:MaxDirectMemorySize") || o.endsWith("GC")
+                    || o.startsWith("-XX:SharedArchiveFile") || o.startsWith("-Xshare")).toList();
+        }
     }
 
     static Map<String, Object> args(final Benchmark b) {

@@ -13,6 +13,7 @@ import cctk.rank.RankConfiguration;
 import cctk.rank.RankIdentity;
 import cctk.rank.Rendezvous;
 import cctk.spec.MessageSize;
+import cctk.spec.RankJvm;
 import cctk.spec.Sizes;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -67,37 +68,63 @@ final class DemoCommand implements Callable<Integer> {
             + " them (by cores, memory or process limits).")
     boolean oversubscribe;
 
+    /** The demos there are. */
+    static final List<String> NAMES = List.of("hello", "broadcast", "allreduce", "alltoall");
+
     @Override
     public Integer call() {
-        if (!List.of("hello", "broadcast", "allreduce", "alltoall").contains(name)) {
+        if (!NAMES.contains(name)) {
             throw CctkException.usage("unknown demo '" + name + "'; the demos are hello, broadcast, allreduce and"
                     + " alltoall.");
         }
         final Environment env = Environment.process();
-        return RankConfiguration.startedAsRank(env) ? asRank(env).code() : launch();
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        return RankConfiguration.startedAsRank(env) ? asRank(out, err, env, name, backend, msgBytes, nics,
+                timeoutSeconds).code() : new Launch(name, nproc, backend, msgBytes, nics, timeoutSeconds,
+                oversubscribe, !Main.stacktraceFlag(spec).isEmpty()).run(out, err);
     }
 
-    private int launch() {
+    /** A demo's launch: its options, as picocli or {@link RankFastPath} read them. */
+    record Launch(String name, int nproc, String backend, String msgBytes, List<String> nics, int timeoutSeconds,
+                  boolean oversubscribe, boolean stacktrace) {
+
+        /** Starts the ranks; the worst exit code. */
+        int run(final PrintWriter out, final PrintWriter err) {
+            return launch(out, err, this);
+        }
+    }
+
+    private static int launch(final PrintWriter out, final PrintWriter err, final Launch l) {
+        final String name = l.name();
+        final int nproc = l.nproc();
+        final String backend = l.backend();
+        final String msgBytes = l.msgBytes();
+        final List<String> nics = l.nics();
+        final int timeoutSeconds = l.timeoutSeconds();
         if (nproc < 1) {
             throw CctkException.usage("--nproc must be at least 1.");
         }
         Main.checkTimeout(timeoutSeconds);
-        LocalCapacity.probe().check(nproc, LocalCapacity.RANK_BASE_BYTES + 2 * bytes(msgBytes), oversubscribe,
+        LocalCapacity.probe().check(nproc, LocalCapacity.RANK_BASE_BYTES + 2 * bytes(msgBytes), l.oversubscribe(),
                 "--nproc");
         final List<String> args = new ArrayList<>(List.of("demo", name, "--backend", backend, "--msg-bytes",
                 msgBytes, "--timeout", Integer.toString(timeoutSeconds)));
         if (!nics.isEmpty()) {
             args.addAll(List.of("--nic", String.join(",", nics)));
         }
-        final PrintWriter out = spec.commandLine().getOut();
-        args.addAll(Main.stacktraceFlag(spec));
-        return new LocalLauncher(out, spec.commandLine().getErr(), Duration.ofSeconds(10))
-                .run(nproc, LocalLauncher.cctkCommand(args));
+        if (l.stacktrace()) {
+            args.add("--stacktrace");
+        }
+        final List<String> jvm = RankJvm.options(RankJvm.tcpDirectBytes(bytes(msgBytes) * nproc, nproc,
+                Math.max(1, nics.size())), nproc, !"tcp".equals(backend), LocalLauncher.jar());
+        return new LocalLauncher(out, err, Duration.ofSeconds(10)).run(nproc, LocalLauncher.cctkCommand(jvm, args));
     }
 
-    private ExitCode asRank(final Environment env) {
-        final PrintWriter out = spec.commandLine().getOut();
-        final PrintWriter err = spec.commandLine().getErr();
+    /** One rank of a demo (also {@link RankFastPath}'s, without picocli). */
+    static ExitCode asRank(final PrintWriter out, final PrintWriter err, final Environment env, final String name,
+                           final String backend, final String msgBytes, final List<String> nics,
+                           final int timeoutSeconds) {
         LauncherWatch.startIfLaunched(env, err);
         final RankIdentity id = RankIdentity.fromEnvironment(env);
         final Duration deadline = Duration.ofSeconds(timeoutSeconds);

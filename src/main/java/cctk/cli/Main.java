@@ -4,7 +4,9 @@ import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.Printable;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,10 +21,6 @@ import picocli.CommandLine.Option;
             + "script, submits it, runs the collectives on every rank (nccl on GPUs, tcp on CPUs over sockets) "
             + "and writes profile, CSV and JSON results. Without Slurm, 'cctk run' starts the ranks locally.",
         synopsisSubcommandLabel = "COMMAND",
-        subcommands = {ValidateCommand.class, RenderCommand.class, SubmitCommand.class, StatusCommand.class,
-                       RunCommand.class, RankCommand.class, ReportCommand.class, CompareCommand.class,
-                       DiagnoseCommand.class, DemoCommand.class,
-                       CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:everything ran and every check passed",
@@ -39,6 +37,12 @@ import picocli.CommandLine.Option;
             "  cctk diagnose configs/diagnose-4node.yaml"})
 public final class Main {
 
+    /**
+     * The subcommands by name, in the order help lists them. A command line that names one builds only that one
+     * (a rank's JVM reads no other command's annotations); anything else (help, a typo to suggest for) builds all.
+     */
+    private static final Map<String, Object> SUBCOMMANDS = subcommands();
+
     @Option(names = {"-x", "--stacktrace"}, scope = CommandLine.ScopeType.INHERIT,
             description = "Print the Java stack trace of an error (for bug reports).")
     boolean stacktrace;
@@ -46,20 +50,59 @@ public final class Main {
     public static void main(final String[] args) {
         final PrintWriter out = new PrintWriter(System.out, true);
         final PrintWriter err = new PrintWriter(System.err, true);
-        System.exit(run(out, err, args));
+        final int fast = RankFastPath.run(out, err, cctk.Environment.process(), args);
+        System.exit(fast >= 0 ? fast : run(out, err, args));
     }
 
     /** Runs cctk in-process with the given streams and returns the exit code (what tests call). */
     public static int run(final PrintWriter out, final PrintWriter err, final String... args) {
-        final CommandLine cl = commandLine(out, err);
+        final CommandLine cl = commandLine(out, err, args);
         final int code = cl.execute(args);
         out.flush();
         err.flush();
         return code;
     }
 
+    private static Map<String, Object> subcommands() {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("validate", ValidateCommand.class);
+        m.put("render", RenderCommand.class);
+        m.put("submit", SubmitCommand.class);
+        m.put("status", StatusCommand.class);
+        m.put("run", RunCommand.class);
+        m.put("rank", RankCommand.class);
+        m.put("report", ReportCommand.class);
+        m.put("compare", CompareCommand.class);
+        m.put("diagnose", DiagnoseCommand.class);
+        m.put("demo", DemoCommand.class);
+        m.put("help", CommandLine.HelpCommand.class);
+        m.put("generate-completion", picocli.AutoComplete.GenerateCompletion.class);
+        return m;
+    }
+
+    /** The command line with every subcommand. */
     static CommandLine commandLine(final PrintWriter out, final PrintWriter err) {
+        return commandLine(out, err, new String[0]);
+    }
+
+    /** The command line for {@code args}: with only the subcommand they name, or with all (see SUBCOMMANDS). */
+    static CommandLine commandLine(final PrintWriter out, final PrintWriter err, final String[] args) {
         final CommandLine cl = new CommandLine(new Main());
+        String named = null;
+        for (final String a : args) {
+            if (!a.equals("-x") && !a.equals("--stacktrace")) {
+                named = a;
+                break;
+            }
+        }
+        // help and the completion script read every subcommand
+        final boolean lazy = named != null && !named.equals("help") && !named.equals("generate-completion")
+                && SUBCOMMANDS.containsKey(named);
+        for (final Map.Entry<String, Object> e : SUBCOMMANDS.entrySet()) {
+            if (!lazy || e.getKey().equals(named)) {
+                cl.addSubcommand(e.getKey(), e.getValue());
+            }
+        }
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(Main::onException);
@@ -97,9 +140,13 @@ public final class Main {
     }
 
     private static int onException(final Exception ex, final CommandLine cl, final CommandLine.ParseResult pr) {
-        final PrintWriter err = cl.getErr();
         final boolean trace = pr.hasMatchedOption("--stacktrace")
                 || (pr.subcommand() != null && pr.subcommand().hasMatchedOption("--stacktrace"));
+        return report(ex, cl.getErr(), trace);
+    }
+
+    /** An error as one paragraph on {@code err} (a trace with {@code trace}); returns its exit code. */
+    static int report(final Exception ex, final PrintWriter err, final boolean trace) {
         if (ex instanceof CctkException) {
             err.println("cctk: " + printable(ex.getMessage()));
         } else {

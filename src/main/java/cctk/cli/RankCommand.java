@@ -43,14 +43,19 @@ final class RankCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        final PrintWriter out = spec.commandLine().getOut();
+        return run(spec.commandLine().getOut(), spec.commandLine().getErr(), Environment.process(), specFile, backend,
+                timeoutSeconds);
+    }
+
+    /** One rank (also {@link RankFastPath}'s, without picocli). */
+    static int run(final PrintWriter out, final PrintWriter err, final Environment env, final Path specFile,
+                   final String backend, final int timeoutSeconds) {
         Main.checkTimeout(timeoutSeconds);
-        final Environment env = Environment.process();
-        LauncherWatch.startIfLaunched(env, spec.commandLine().getErr());
-        final RankMain main = new RankMain(env, out, spec.commandLine().getErr());
+        LauncherWatch.startIfLaunched(env, err);
+        final RankMain main = new RankMain(env, out, err);
         final ExitCode code = specFile == null
                 ? main.whoAmI(Duration.ofSeconds(timeoutSeconds))
-                : DiagnoseRank.wanted(specFile) ? new DiagnoseRank(env, out, spec.commandLine().getErr()).run(specFile)
+                : DiagnoseRank.wanted(specFile) ? new DiagnoseRank(env, out, err).run(specFile)
                 : main.run(specFile, backend, new Backends(env));
         out.flush();
         return code.code();

@@ -15,7 +15,8 @@ import java.util.Arrays;
  * are equal values, so the fast path and the element-by-element definition ({@link CasePattern}) count the same.
  * A backend whose floating avg rounds differently from the tape (within tolerance) takes the per-element path for
  * those elements: slower, never wrong.
- * <p>No allocation per chunk, tile or element; per case, the blocks and (when the period grows) the tapes.
+ * <p>No allocation per chunk, tile or element; per case, the blocks and (when the period grows) the tapes; the staging
+ * chunk grows to the largest buffer seen, at most {@link #CHUNK} (a thousand ranks of one test JVM stay small).
  * <b>Note:</b> not threadsafe.
  */
 public final class PatternStream {
@@ -23,8 +24,8 @@ public final class PatternStream {
     /** Staging chunk: a multiple of every element size. */
     static final int CHUNK = 1 << 20;
 
-    private final byte[] staging = new byte[CHUNK];
-    private final ByteBuffer stagingView = ByteBuffer.wrap(staging).order(Elements.ORDER);
+    private byte[] staging = new byte[0];
+    private ByteBuffer stagingView = ByteBuffer.wrap(staging).order(Elements.ORDER);
     private final TileCursor cursor = new TileCursor();
     private final Tape inputs = new Tape();
     private final Tape results = new Tape();
@@ -42,6 +43,7 @@ public final class PatternStream {
         final int size = c.type().bytes();
         cursor.start(blocks, pattern.period(), size);
         final long total = blocks.total() * size;
+        stage(total);
         for (long at = 0; at < total; at += CHUNK) {
             final int chunk = (int) Math.min(CHUNK, total - at);
             for (int pos = 0; pos < chunk; ) {
@@ -63,6 +65,7 @@ public final class PatternStream {
         final int size = c.type().bytes();
         cursor.start(blocks, pattern.period(), size);
         final long total = blocks.total() * size;
+        stage(total);
         long wrong = 0;
         for (long at = 0; at < total; at += CHUNK) {
             final int chunk = (int) Math.min(CHUNK, total - at);
@@ -76,6 +79,14 @@ public final class PatternStream {
             }
         }
         return wrong;
+    }
+
+    /** Makes the staging chunk hold {@code total} bytes, or {@link #CHUNK}. */
+    private void stage(final long total) {
+        if (staging.length < Math.min(CHUNK, total)) {
+            staging = new byte[(int) Math.min(CHUNK, Math.max(total, 2L * staging.length))];
+            stagingView = ByteBuffer.wrap(staging).order(Elements.ORDER);
+        }
     }
 
     /** Wrong elements among {@code n} bytes of staging at {@code pos} against the tape at {@code off}. */

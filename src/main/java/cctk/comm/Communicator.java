@@ -19,6 +19,15 @@ public interface Communicator extends AutoCloseable {
     /** Allocates a buffer of {@code bytes} bytes (zeroed), or throws CctkException(ENVIRONMENT) if memory runs out. */
     CommBuffer allocate(long bytes);
 
+    /**
+     * Gives the memory of {@code buffer}, which {@link #allocate} returned (not a slice of it), back now rather than
+     * when the communicator closes; the buffer and its slices must not be used again, and a collective called on
+     * them fails. The default leaves the memory to the garbage collector (backends on heap memory).
+     */
+    default void free(final CommBuffer buffer) {
+        // heap memory: the collector frees it
+    }
+
     /** recv = op over ranks of send; {@code count} elements. send == recv is in-place. */
     void allReduce(CommBuffer send, CommBuffer recv, long count, DType type, ReduceOp op);
 

@@ -1,8 +1,9 @@
 package cctk.comm;
 
 /**
- * The rendezvous key-value store a job's ranks share (served by rank 0): endpoints, unique ids,
- * results. Values are written once; {@link #get} waits for a key until the store's deadline.
+ * The rendezvous key-value store a job's ranks share (served by rank 0): endpoints, unique ids, rank lines,
+ * diagnoses. Values are written once; {@link #get} waits for a key until the store's deadline; keys nobody will read
+ * again are dropped ({@link #drop}), so what the store holds stays bounded over a long job.
  * <b>Note:</b> threadsafe.
  */
 public interface Store extends AutoCloseable {
@@ -12,6 +13,14 @@ public interface Store extends AutoCloseable {
 
     /** The value of {@code key}, waiting for it to be set; throws CctkException naming the key on timeout. */
     byte[] get(String key);
+
+    /**
+     * Forgets every key that starts with {@code prefix} (values only: a waiting get still waits). The caller knows
+     * that no rank will read them again. A store that keeps everything may ignore it.
+     */
+    default void drop(final String prefix) {
+        // kept: harmless, only memory
+    }
 
     /** Returns once every rank of the world has called {@code barrier} with the same name. */
     void barrier(String name);

@@ -3,6 +3,7 @@ package cctk.launch;
 import cctk.CctkException;
 import cctk.EnvVar;
 import cctk.ExitCode;
+import cctk.spec.RankJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,7 +26,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Starts the ranks of one world as processes on this machine, with the torchrun-style variables
  * cctk rank reads (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR=127.0.0.1, a free MASTER_PORT, a random
- * CCTK_SECRET and the CCTK_LAUNCH_ID mark). Their output is copied line by line, prefixed {@code [rank N] }.
+ * CCTK_SECRET and the CCTK_LAUNCH_ID mark), on top of this process's environment and the job's own variables
+ * ({@link cctk.spec.JobEnvironment}: what the spec's {@code nccl_env} and {@code env} say, as the sbatch script
+ * exports them). Their output is copied line by line, prefixed {@code [rank N] }.
  * When a rank fails, the others get {@code grace} to fail on their own (they name the cause), then are stopped.
  * The result is the worst exit code of the ranks that ended on their own. <b>Note:</b> not threadsafe.
  */
@@ -44,10 +47,16 @@ public final class LocalLauncher {
         this.grace = grace;
     }
 
-    /** {@code java -cp <this class path> cctk.cli.Main args...}: this cctk, as a child process. */
+    /** {@code java -cp <this class path> cctk.cli.Main args...}: this cctk as a child process, sharing its archive. */
     public static List<String> cctkCommand(final List<String> args) {
+        return cctkCommand(RankJvm.sharing(jar()), args);
+    }
+
+    /** {@code java <jvm> -cp <this class path> cctk.cli.Main args...}: this cctk with these JVM options. */
+    public static List<String> cctkCommand(final List<String> jvm, final List<String> args) {
         final List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvm);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("cctk.cli.Main");
@@ -55,8 +64,22 @@ public final class LocalLauncher {
         return cmd;
     }
 
+    /** The jar this cctk runs from, or null when it runs from class directories (tests). */
+    public static Path jar() {
+        final String cp = System.getProperty("java.class.path", "");
+        return cp.endsWith(".jar") && !cp.contains(java.io.File.pathSeparator) ? Path.of(cp) : null;
+    }
+
     /** Runs {@code command} as ranks 0..worldSize-1 and returns the worst exit code. */
     public int run(final int worldSize, final List<String> command) {
+        return run(worldSize, command, Map.of());
+    }
+
+    /**
+     * Runs {@code command} as ranks 0..worldSize-1, each with {@code jobEnv} added to this process's environment
+     * (the rank variables above still win), and returns the worst exit code.
+     */
+    public int run(final int worldSize, final List<String> command, final Map<String, String> jobEnv) {
         final String launchId = "local-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis();
         final String secret = HexFormat.of().formatHex(randomBytes());
         final int port = freePort();
@@ -69,6 +92,7 @@ public final class LocalLauncher {
             for (int r = 0; r < worldSize; r++) {
                 final ProcessBuilder pb = new ProcessBuilder(command);
                 final Map<String, String> env = pb.environment();
+                env.putAll(jobEnv);
                 env.put(EnvVar.RANK.name(), Integer.toString(r));
                 env.put(EnvVar.WORLD_SIZE.name(), Integer.toString(worldSize));
                 env.put(EnvVar.LOCAL_RANK.name(), Integer.toString(r));

@@ -4,9 +4,8 @@ import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.OwnerFiles;
 import cctk.Printable;
-import cctk.comm.DType;
 import cctk.spec.JobSpec;
-import cctk.spec.MessageSize;
+import cctk.spec.RankJvm;
 import cctk.spec.SpecWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,6 +16,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -51,20 +51,22 @@ public final class LocalRun {
     public int run(final JobSpec job, final Path specFile, final List<String> rankArgs, final boolean oversubscribe,
                    final String what) {
         final LocalCapacity capacity = LocalCapacity.probe();
-        final long perRank = LocalCapacity.RANK_BASE_BYTES + 3 * largestBuffer(job);
+        final long perRank = LocalCapacity.RANK_BASE_BYTES + 3 * RankJvm.largest(job.benchmark());
         for (final int world : job.benchmark().taskCounts()) {
             capacity.check(world, perRank, oversubscribe, what);
         }
         final Path outputDir = Path.of(job.job().outputDir()).toAbsolutePath().normalize();
         final Set<Path> before = listing(outputDir);
         final Path file = specFile != null ? specFile.toAbsolutePath() : freeze(job, outputDir);
+        final Map<String, String> env = LocalSpecs.environment(job);
         int worst = 0;
         for (final int world : job.benchmark().taskCounts()) {
             out.println("cctk run: " + world + " rank(s) of " + Printable.of(file.toString()));
             out.flush();
             final List<String> args = new ArrayList<>(List.of("rank", "--spec", file.toString()));
             args.addAll(rankArgs);
-            worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(args)));
+            worst = Math.max(worst, launcher.run(world, LocalLauncher.cctkCommand(RankJvm.options(job,
+                LocalLauncher.jar()), args), env));
         }
         report(outputDir, before);
         return worst;
@@ -110,16 +112,5 @@ public final class LocalRun {
             throw CctkException.environment("cannot write the spec built from the flags into " + outputDir + ": "
                 + IoErrors.reason(e) + ".", e);
         }
-    }
-
-    /** The largest message of the sweep in bytes, over its sizes and types. */
-    static long largestBuffer(final JobSpec job) {
-        long max = 0;
-        for (final MessageSize size : job.benchmark().sizes()) {
-            for (final DType type : job.benchmark().dtypes()) {
-                max = Math.max(max, size.bytes(type));
-            }
-        }
-        return max;
     }
 }

@@ -1,16 +1,19 @@
 package cctk.launch;
 
 import cctk.CctkException;
+import cctk.OwnerFiles;
 import cctk.coll.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;
 import cctk.spec.Cluster;
 import cctk.spec.Job;
+import cctk.spec.JobEnvironment;
 import cctk.spec.JobSpec;
 import cctk.spec.MessageSize;
 import cctk.spec.Resources;
 import cctk.spec.Sizes;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,6 +21,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -133,6 +137,23 @@ public final class LocalSpecs {
             case "false", "no" -> Benchmark.InPlace.OUT_OF_PLACE;
             default -> throw CctkException.usage("--in-place: expected both, true or false, found '" + text + "'.");
         };
+    }
+
+    /** What the ranks get of the spec's environment; nccl.debug's log directory is made first, as the script does. */
+    public static Map<String, String> environment(final JobSpec job) {
+        final Map<String, String> env = new LinkedHashMap<>();
+        for (final JobEnvironment.Variable v : JobEnvironment.of(job)) {
+            env.put(v.name(), v.value());
+        }
+        if (!JobEnvironment.ncclDebug(job).isEmpty()) {
+            try {
+                OwnerFiles.directory(Path.of(JobEnvironment.ncclDebugDir(job)));
+            } catch (final IOException e) {
+                throw CctkException.environment("cannot create nccl.debug's log directory "
+                        + JobEnvironment.ncclDebugDir(job) + ": " + e.getMessage(), e);
+            }
+        }
+        return env;
     }
 
     /** {@code 4MiB}, {@code 512KiB}, {@code 64B} count bytes; a bare number counts elements, as in specs. */

@@ -91,6 +91,11 @@ public final class Rendezvous implements Store {
     }
 
     @Override
+    public void drop(final String prefix) {
+        client.drop(prefix);
+    }
+
+    @Override
     public void barrier(final String name) {
         client.barrier(name);
     }

@@ -149,6 +149,11 @@ public final class StoreClient implements Store {
     }
 
     @Override
+    public void drop(final String prefix) {
+        call(new StoreFrame.Builder().putString(prefix), Type.DROP, "drop '" + prefix + "'");
+    }
+
+    @Override
     public void barrier(final String name) {
         call(new StoreFrame.Builder().putString(name), Type.BARRIER, "barrier '" + name + "'");
     }

@@ -49,7 +49,9 @@ record StoreFrame(Type type, int requestId, byte[] body) {
         /** server: why the request (or, with id 0, the whole store) failed. */
         FAIL,
         /** client: leaving in order. */
-        BYE
+        BYE,
+        /** client: key prefix; the store forgets those keys (answered OK). */
+        DROP
     }
 
     /** Largest frame accepted from a rank that has joined. */

@@ -16,13 +16,9 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -33,7 +29,7 @@ import java.util.function.Consumer;
  * It listens only on the addresses it is given ({@link StoreAddresses} picks them: loopback for a local job).
  * Connections that have not joined cost no thread: {@link StoreHandshakes} runs every handshake on one selector
  * thread with fixed buffers and a short deadline, and only a rank that proved the job secret gets a thread here,
- * so at most world size of them.
+ * so at most world size of them. The data (values, waiting gets, barriers) is {@link StoreTable}'s.
  * <b>Note:</b> threadsafe; one thread per joined rank plus the accept and deadline threads, state guarded by the
  * server's monitor.
  */
@@ -47,23 +43,10 @@ public final class StoreServer implements AutoCloseable {
     private final ScheduledExecutorService deadlines;
     private final StoreConnection[] members;
     private final boolean[] departed;
-    private final Map<String, byte[]> values = new HashMap<>();
-    private final Map<String, List<Waiter>> gets = new HashMap<>();
-    private final Map<String, Barrier> barriers = new HashMap<>();
+    private final StoreTable table;
     private StoreHandshakes handshakes;
     private String failure;
     private boolean closing;
-
-    /** A request waiting for a key or a barrier. */
-    private record Waiter(StoreConnection connection, int requestId) {
-    }
-
-    /** Ranks that reached a barrier, and their requests. */
-    private static final class Barrier {
-        final TreeSet<Integer> arrived = new TreeSet<>();
-        final List<Waiter> waiters = new ArrayList<>();
-        ScheduledFuture<?> deadline;
-    }
 
     private StoreServer(final List<ServerSocketChannel> listeners, final int worldSize, final byte[] secret,
                         final Duration timeout, final Consumer<String> log) {
@@ -75,6 +58,7 @@ public final class StoreServer implements AutoCloseable {
         this.members = new StoreConnection[worldSize];
         this.departed = new boolean[worldSize];
         this.deadlines = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "cctk-store-deadlines"));
+        this.table = new StoreTable(this, worldSize, timeout, deadlines, this::fail);
     }
 
     /**
@@ -237,71 +221,14 @@ public final class StoreServer implements AutoCloseable {
             c.send(Type.FAIL, f.requestId(), failure);
             return;
         }
+        table.counted(c.rank, 9 + f.body().length);
         final StoreFrame.Fields fields = f.fields();
         switch (f.type()) {
-            case SET -> {
-                final String key = fields.getString();
-                final byte[] value = fields.getBytes();
-                values.put(key, value);
-                c.send(new StoreFrame.Builder().frame(Type.OK, f.requestId()));
-                final List<Waiter> ws = gets.remove(key);
-                if (ws != null) {
-                    for (final Waiter w : ws) {
-                        w.connection().send(new StoreFrame.Builder().putBytes(value).frame(Type.VALUE, w.requestId()));
-                    }
-                }
-            }
-            case GET -> get(c, f.requestId(), fields.getString());
-            case BARRIER -> barrier(c, f.requestId(), fields.getString());
+            case SET -> table.set(c, f.requestId(), fields.getString(), fields.getBytes());
+            case GET -> table.get(c, f.requestId(), fields.getString());
+            case BARRIER -> table.barrier(c, f.requestId(), fields.getString());
+            case DROP -> table.drop(c, f.requestId(), fields.getString());
             default -> throw new IOException("unexpected " + f.type() + " frame from rank " + c.rank);
-        }
-    }
-
-    private void get(final StoreConnection c, final int id, final String key) {
-        final byte[] v = values.get(key);
-        if (v != null) {
-            c.send(new StoreFrame.Builder().putBytes(v).frame(Type.VALUE, id));
-            return;
-        }
-        final Waiter w = new Waiter(c, id);
-        gets.computeIfAbsent(key, k -> new ArrayList<>()).add(w);
-        deadlines.schedule(() -> getDeadline(key, w), timeout.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    private synchronized void getDeadline(final String key, final Waiter w) {
-        final List<Waiter> ws = gets.get(key);
-        if (ws != null && ws.remove(w)) {
-            w.connection().send(Type.FAIL, w.requestId(), "rank " + w.connection().rank + " waited for key '" + key
-                    + "' but no rank set it within " + seconds() + ".");
-        }
-    }
-
-    private void barrier(final StoreConnection c, final int id, final String name) {
-        final Barrier b = barriers.computeIfAbsent(name, n -> new Barrier());
-        b.arrived.add(c.rank);
-        b.waiters.add(new Waiter(c, id));
-        if (b.arrived.size() == worldSize) {
-            barriers.remove(name);
-            if (b.deadline != null) {
-                b.deadline.cancel(false);
-            }
-            for (final Waiter w : b.waiters) {
-                w.connection().send(new StoreFrame.Builder().frame(Type.OK, w.requestId()));
-            }
-        } else if (b.deadline == null) {
-            b.deadline = deadlines.schedule(() -> barrierDeadline(name, b), timeout.toMillis(), TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private synchronized void barrierDeadline(final String name, final Barrier b) {
-        if (barriers.get(name) == b) {
-            final List<Integer> missing = new ArrayList<>();
-            for (int r = 0; r < worldSize; r++) {
-                if (!b.arrived.contains(r)) {
-                    missing.add(r);
-                }
-            }
-            fail(ranks(missing) + " did not reach barrier '" + name + "' within " + seconds() + ".");
         }
     }
 
@@ -333,8 +260,22 @@ public final class StoreServer implements AutoCloseable {
 
     /** Requests waiting here for a key or a barrier (tests wait on it instead of sleeping). */
     synchronized int waiting() {
-        return gets.values().stream().mapToInt(List::size).sum()
-                + barriers.values().stream().mapToInt(b -> b.waiters.size()).sum();
+        return table.waiting();
+    }
+
+    /** Keys the store holds now. */
+    public synchronized int keys() {
+        return table.keys();
+    }
+
+    /** Bytes of keys and values the store holds now. */
+    public synchronized long heldBytes() {
+        return table.heldBytes();
+    }
+
+    /** Requests {@code rank} has made of the store so far, and the bytes they carried: {requests, bytes}. */
+    public synchronized long[] traffic(final int rank) {
+        return table.traffic(rank);
     }
 
     /** Fails every pending and later request with {@code why}, and pushes it to every rank. */
@@ -344,14 +285,7 @@ public final class StoreServer implements AutoCloseable {
         }
         failure = why;
         log.accept("cctk store: " + why);
-        for (final List<Waiter> ws : gets.values()) {
-            ws.forEach(w -> w.connection().send(Type.FAIL, w.requestId(), why));
-        }
-        gets.clear();
-        for (final Barrier b : barriers.values()) {
-            b.waiters.forEach(w -> w.connection().send(Type.FAIL, w.requestId(), why));
-        }
-        barriers.clear();
+        table.failAll(why);
         for (int r = 0; r < worldSize; r++) {
             if (members[r] != null && !departed[r]) {
                 members[r].send(Type.FAIL, 0, why);

@@ -3,6 +3,7 @@ package cctk.render;
 import cctk.OwnerFiles;
 import cctk.CctkException;
 import cctk.spec.Cluster;
+import cctk.spec.JobEnvironment;
 import cctk.spec.JobSpec;
 import cctk.spec.Resources;
 import cctk.spec.SpecWriter;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * Renders a {@link JobSpec} into an sbatch script: the model is flattened into the named keys below, each holding
@@ -68,7 +68,6 @@ public final class SbatchRenderer {
     public static final String SPEC_FILE = "spec.yaml";
 
     private static final String TEMPLATE = "job.sbatch.tpl";
-    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final DateTimeFormatter DIR_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private final String cctkVersion;
@@ -217,30 +216,18 @@ public final class SbatchRenderer {
                 + "\nset -u");
     }
 
+    /** One export line per variable {@link JobEnvironment#exported} gives, then nccl.debug's block. */
     private static ShellText exports(final JobSpec spec) {
         final List<ShellText> lines = new ArrayList<>();
-        addExports(lines, "nccl_env", spec.ncclEnv());
-        addExports(lines, "env", spec.env());
+        for (final JobEnvironment.Variable v : JobEnvironment.exported(spec)) {
+            final ShellText value = ShellQuote.quote(v.key(), v.value());
+            lines.add(ShellQuote.passThrough("export " + v.name() + "=" + value.text()));
+        }
         final ShellText debug = SrunSteps.ncclSetup(spec);
         if (debug != null) {
             lines.add(debug);
         }
         return ShellText.join("\n", lines);
-    }
-
-    private static void addExports(final List<ShellText> lines, final String section, final Map<String, String> vars) {
-        if (vars == null) {
-            return;
-        }
-        for (final Map.Entry<String, String> e : vars.entrySet()) {
-            final String key = section + "." + e.getKey();
-            if (!ENV_NAME.matcher(e.getKey()).matches()) {
-                throw CctkException.usage("'" + key + "' is not a valid environment variable name: use letters, "
-                        + "digits and '_', not starting with a digit.");
-            }
-            final ShellText value = ShellQuote.quote(key, e.getValue() == null ? "" : e.getValue());
-            lines.add(ShellQuote.passThrough("export " + e.getKey() + "=" + value.text()));
-        }
     }
 
     static <T> List<T> orEmpty(final List<T> list) {

@@ -2,8 +2,10 @@ package cctk.render;
 
 import cctk.CctkException;
 import cctk.spec.Cluster;
+import cctk.spec.JobEnvironment;
 import cctk.spec.JobSpec;
 import cctk.spec.NcclOptions;
+import cctk.spec.RankJvm;
 import cctk.spec.Resources;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +16,8 @@ import java.util.List;
  * environment (SLURM_* input variables) can change a nested srun, and Slurm 22.05/23.02 srun does not inherit
  * {@code --cpus-per-task} from sbatch. GPU steps keep every GPU of a node visible ({@code --gpu-bind=none} by
  * default) so NCCL can use NVLink; ranks pick their device from SLURM_LOCALID. Block distribution puts rank 0 on
- * the first node.
+ * the first node. Every rank's JVM starts with {@link RankJvm}'s options: memory from the plan, class-data sharing
+ * with the archive beside the jar.
  */
 final class SrunSteps {
 
@@ -52,8 +55,13 @@ final class SrunSteps {
             throw CctkException.usage("'benchmark.tasks' is empty; list at least one world size, e.g. ["
                     + r.totalTasks() + "].");
         }
-        final String rank = ShellQuote.quote("cluster.java", orDefault(c.java(), "java")).text()
-                + " -jar " + ShellQuote.quote("cluster.jar", require(c.jar(), "cluster.jar")).text()
+        final String jar = require(c.jar(), "cluster.jar");
+        final StringBuilder jvm = new StringBuilder();
+        for (final String option : RankJvm.options(spec, Path.of(jar))) {
+            jvm.append(' ').append(ShellQuote.quote("cluster.jar", option).text());
+        }
+        final String rank = ShellQuote.quote("cluster.java", orDefault(c.java(), "java")).text() + jvm
+                + " \\\n        -jar " + ShellQuote.quote("cluster.jar", jar).text()
                 + " rank --spec " + ShellQuote.quote("job directory", specPath.toString()).text();
         final List<ShellText> steps = new ArrayList<>();
         for (final int w : worldSizes) {
@@ -96,9 +104,7 @@ final class SrunSteps {
 
     /** Whether the spec runs a backend that the nccl section describes. */
     static boolean runsNccl(final JobSpec spec) {
-        final NcclOptions n = spec.nccl();
-        return n != null && spec.benchmark() != null && spec.benchmark().backends() != null
-                && spec.benchmark().backends().stream().anyMatch(n::serves);
+        return JobEnvironment.runsNccl(spec);
     }
 
     /**
@@ -136,9 +142,11 @@ final class SrunSteps {
         if (spec.nccl().debug()) {
             sb.append(sb.length() == 0 ? "" : "\n")
                     .append("# nccl.debug: NCCL's INFO log per rank, summarised in each rank's header line\n")
-                    .append("mkdir -p -- ").append(ShellQuote.quote("job.output_dir", out + "/nccl-debug").text())
-                    .append("\nexport NCCL_DEBUG=INFO\nexport NCCL_DEBUG_FILE=")
-                    .append(ShellQuote.quote("job.output_dir", out + "/nccl-debug/%h.%p.log").text());
+                    .append("mkdir -p -- ")
+                    .append(ShellQuote.quote("job.output_dir", JobEnvironment.ncclDebugDir(spec)).text());
+            for (final JobEnvironment.Variable v : JobEnvironment.ncclDebug(spec)) {
+                sb.append("\nexport ").append(v.name()).append('=').append(ShellQuote.quote(v.key(), v.value()).text());
+            }
         }
         return sb.length() == 0 ? null : ShellQuote.passThrough(sb.toString());
     }

@@ -44,6 +44,7 @@ public final class ResultFiles implements AutoCloseable {
     private double busBwSum;
     private int busBwCount;
     private boolean finished;
+    private Map<String, Object> fillCheck;
 
     private ResultFiles(final Path dir, final Run header) throws IOException {
         OwnerFiles.directory(dir);
@@ -118,6 +119,18 @@ public final class ResultFiles implements AutoCloseable {
         }
     }
 
+    /**
+     * Records how fast the run filled, poisoned and checked its buffers, per rank (the mean over ranks): the JSON's
+     * {@code summary.fill_check} and a footer line say so once the run ends.
+     */
+    public synchronized void fillCheck(final double bytesPerRank, final double secondsPerRank) {
+        final Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("bytes_per_rank", Math.round(bytesPerRank));
+        m.put("seconds_per_rank", Numbers.significant(secondsPerRank));
+        m.put("gbps_per_rank", secondsPerRank > 0 ? Numbers.significant(bytesPerRank / secondsPerRank / 1e9) : null);
+        fillCheck = m;
+    }
+
     /** Wrong elements in all rows so far. */
     public synchronized long wrong() {
         return wrong;
@@ -140,6 +153,11 @@ public final class ResultFiles implements AutoCloseable {
         run = run.ended(error != null ? Run.INCOMPLETE : wrong > 0 ? "FAILED" : "OK", error);
         try {
             writeLines(text, ProfileText.footer(wrong, average(), checked, error));
+            if (fillCheck != null && fillCheck.get("gbps_per_rank") != null) {
+                writeLines(text, List.of("# Fill, poison, check : " + fillCheck.get("gbps_per_rank")
+                    + " GB/s per rank (" + fillCheck.get("bytes_per_rank") + " bytes in "
+                    + fillCheck.get("seconds_per_rank") + " s)"));
+            }
             text.close();
             csv.close();
             writeJson();
@@ -184,6 +202,9 @@ public final class ResultFiles implements AutoCloseable {
 
     private void writeJson() throws IOException {
         final Map<String, Object> doc = ResultJson.document(run, jsonRows, wrong, checked, average());
+        if (run.status() != null && fillCheck != null) {
+            doc.put("summary", Map.of("fill_check", fillCheck));
+        }
         final Path tmp = parts[2].resolveSibling(parts[2].getFileName() + ".tmp");
         OwnerFiles.string(tmp, Json.write(doc) + "\n");
         Files.move(tmp, parts[2], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

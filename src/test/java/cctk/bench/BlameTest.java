@@ -12,8 +12,8 @@ class BlameTest {
 
     @Test
     void aFrozenRankIsTheOneOthersWaitedOnThatWaitedOnNobody() {
-        // SIGSTOP of rank 2: rank 3 waits on it, the others wait on each other; Slurm's SIGCONT+SIGTERM then
-        // lets rank 2 say it was stopped by a signal
+        // SIGSTOP of rank 2: rank 3 waits on it, the others wait on each other and on rank 3, so on rank 2 too;
+        // Slurm's SIGCONT+SIGTERM then lets rank 2 say it was stopped by a signal
         final String line = Blame.of(4, Map.of(
             0, "rank 0 waited 8.0 s without progress during all_reduce for rank 3 (not sending) over eth0, rank 1"
                 + " (not sending) over eth0; the peer stalled or died",
@@ -21,7 +21,7 @@ class BlameTest {
             2, Blame.STOPPED + "cancelled: SIGTERM",
             3, "rank 3 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over eth1, rank 0"
                 + " (not reading) over eth0; the peer stalled or died"), AT, "fallback");
-        assertThat(line).isEqualTo("rank 2 stalled (rank 3 waited 8.0 s for it) during " + AT + " over eth1");
+        assertThat(line).isEqualTo("rank 2 stalled (ranks 0, 1, 3 waited 8.0 s for it) during " + AT + " over eth1");
     }
 
     @Test

@@ -30,7 +30,8 @@ class MeasureStepTest {
             final MeasureStep step = new MeasureStep(comm, b, new BufferData());
             final Collective coll = Collectives.of(type);
             final Layout l = coll.layout(1 << 20, dtype, new Group(world, comm.rank(), null));
-            final CommBuffer[] bufs = step.allocate(l, inPlace);
+            final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(Math.max(l.sendBytes(), l.inPlaceBytes())),
+                comm.allocate(l.recvBytes()), l, inPlace);
             return step.run(coll, new Case(dtype, op, world, comm.rank(), 0, 0, l), bufs);
         });
     }
@@ -45,6 +46,8 @@ class MeasureStepTest {
             final long perRank = (1 << 20) / 3 / 16 * 16;
             assertThat(r.checkedBytes()).isEqualTo(2 * 3 * perRank);
             assertThat(r.fillCheckNanos()).isPositive();
+            // the first fill, then per check: poison the output, fill the input, check the output
+            assertThat(r.dataBytes()).isEqualTo(perRank + 2 * (3 * perRank + perRank + 3 * perRank));
         }
     }
 

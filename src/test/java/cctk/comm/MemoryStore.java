@@ -8,6 +8,7 @@ import java.util.Map;
 /** A Store for ranks that are threads of one JVM: a map and a monitor. */
 public final class MemoryStore implements Store {
     private final Map<String, byte[]> values = new HashMap<>();
+    private final java.util.Set<String> everSet = new java.util.TreeSet<>();
     private final Map<String, Integer> arrivals = new HashMap<>();
     private final int world;
     private final long timeoutNanos;
@@ -20,6 +21,7 @@ public final class MemoryStore implements Store {
     @Override
     public synchronized void set(final String key, final byte[] value) {
         values.put(key, value.clone());
+        everSet.add(key);
         notifyAll();
     }
 
@@ -56,9 +58,19 @@ public final class MemoryStore implements Store {
         }
     }
 
-    /** Every key set so far, sorted (tests check namespacing). */
+    @Override
+    public synchronized void drop(final String prefix) {
+        values.keySet().removeIf(k -> k.startsWith(prefix));
+    }
+
+    /** Every key held now, sorted. */
     public synchronized java.util.Set<String> keys() {
         return new java.util.TreeSet<>(values.keySet());
+    }
+
+    /** Every key ever set, dropped or not, sorted (tests check namespacing). */
+    public synchronized java.util.Set<String> everSet() {
+        return new java.util.TreeSet<>(everSet);
     }
 
     @Override

@@ -53,6 +53,27 @@ class StoreTest {
     }
 
     @Test
+    void aDropForgetsTheKeysUnderItsPrefixAndTheStoreCountsEveryRequest() {
+        final StoreServer s = server(1, Duration.ofSeconds(20));
+        final StoreClient c = client(s, 0, 1, Duration.ofSeconds(20));
+        c.set("run/a/1", new byte[100]);
+        c.set("run/a/2", new byte[100]);
+        c.set("run/b", new byte[10]);
+        assertThat(s.keys()).isEqualTo(3);
+        final long held = s.heldBytes();
+        c.drop("run/a/");
+        assertThat(s.keys()).isEqualTo(1);
+        assertThat(s.heldBytes()).isEqualTo(held - 2 * ("run/a/1".length() + 100));
+        assertThat(c.get("run/b")).hasSize(10);
+        c.drop("run/");
+        assertThat(s.keys()).isZero();
+        assertThat(s.heldBytes()).isZero();
+        // 3 sets, 2 drops, 1 get
+        assertThat(s.traffic(0)[0]).isEqualTo(6);
+        assertThat(s.traffic(0)[1]).isGreaterThan(210);
+    }
+
+    @Test
     void setGetAndBarrierAcrossRanks() throws Exception {
         final StoreServer s = server(3, Duration.ofSeconds(20));
         final List<Future<String>> results = new ArrayList<>();

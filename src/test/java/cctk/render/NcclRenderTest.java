@@ -36,8 +36,8 @@ class NcclRenderTest {
         final String out = tmp.resolve("results/perlmutter-1x4").toString();
         // quoted: the profiler, not the shell, expands %q{SLURM_PROCID} in each task
         assertThat(script).contains("nsys profile --trace=cuda,nvtx,osrt --force-overwrite=true --output='" + out
-                + "/profiles/perlmutter-1x4.w2.rank%q{SLURM_PROCID}' java -jar ");
-        assertThat(script).contains("/profiles/perlmutter-1x4.w4.rank%q{SLURM_PROCID}' java -jar ");
+                + "/profiles/perlmutter-1x4.w2.rank%q{SLURM_PROCID}' java -Xms32m ");
+        assertThat(script).contains("/profiles/perlmutter-1x4.w4.rank%q{SLURM_PROCID}' java -Xms32m ");
         assertThat(script).contains("mkdir -p -- " + out + "/profiles\n");
         assertThat(script).doesNotContain("NCCL_DEBUG_FILE");
     }

@@ -146,7 +146,11 @@ class ScriptExecutionTest {
 
         final String jar = base.resolve(spec.cluster().jar()).toString();
         final String java = base.resolve(spec.cluster().java()).toString();
-        final List<String> argv = Bash.nulSeparated(fake.resolve("srun-0.argv"));
+        final List<String> argv = new ArrayList<>(Bash.nulSeparated(fake.resolve("srun-0.argv")));
+        // the rank's JVM options (RankJvm) sit between java and -jar; the archive's path is the jar's, intact
+        final List<String> jvm = argv.subList(argv.indexOf(java) + 1, argv.indexOf("-jar"));
+        assertThat(jvm).contains("-XX:SharedArchiveFile=" + jar.substring(0, jar.length() - 4) + ".jsa", "-Xshare:auto");
+        jvm.clear();
         assertThat(argv).containsExactly("--nodes=2", "--ntasks=3", "--ntasks-per-node=2", "--cpus-per-task=3",
                 "--distribution=" + spec.resources().distribution(), "--kill-on-bad-exit=1",
                 spec.cluster().srunExtra().get(0), "--network=disable_rdzv_get", "--gpus-per-node=4",

@@ -1,27 +1,21 @@
 package cctk.comm.nccl;
 
 import cctk.CctkException;
-import java.lang.ref.PhantomReference;
-import java.lang.ref.Reference;
-import java.lang.ref.ReferenceQueue;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.javacpp.SizeTPointer;
 
 /**
- * cudaMalloc'd buffers of one communicator. The harness drops buffers without freeing them (host backends leave
- * that to the garbage collector), so each root buffer is tracked by a phantom reference and cudaFree'd on this
- * thread (the one whose device is current) once unreachable; when memory runs short the collector is asked to
- * find them first. A size that cannot fit on the GPU at all is refused with a note, so the harness skips it as
- * nccl-tests does.
- * <b>Note:</b> not threadsafe: the communicator's thread only.
+ * cudaMalloc'd buffers of one communicator, each freed when its owner says so ({@link #free}) or when the
+ * communicator closes: never by the garbage collector, which does not see device memory. A size that cannot fit on
+ * the GPU at all, or not in its free memory now, is refused with a note, so the harness skips it as nccl-tests does.
+ * <b>Note:</b> not threadsafe: the communicator's thread only (its device is current there).
  */
 final class DeviceMemory implements AutoCloseable {
 
-    private final ReferenceQueue<NcclBuffer> queue = new ReferenceQueue<>();
-    private final Map<Reference<NcclBuffer>, Allocation> live = new HashMap<>();
+    private final Map<NcclBuffer, Allocation> live = new IdentityHashMap<>();
     private final int device;
     private long liveBytes;
 
@@ -34,29 +28,35 @@ final class DeviceMemory implements AutoCloseable {
 
     /** A zeroed buffer of {@code bytes} (≥ 1) bytes owned by {@code owner}. */
     NcclBuffer allocate(final NcclCommunicator owner, final long bytes) {
-        release();
         final long[] info = info();
         if (bytes > info[1]) {
             throw CctkException.environment(bytes + " bytes do not fit on GPU " + device + " (" + info[1]
                     + " bytes in all); size skipped.");
         }
-        Pointer p = tryMalloc(bytes);
-        for (int attempt = 0; p == null && attempt < 3; attempt++) {
-            System.gc();
-            awaitRelease(200);
-            p = tryMalloc(bytes);
-        }
+        final Pointer p = tryMalloc(bytes);
         if (p == null) {
             throw CctkException.environment(bytes + " bytes do not fit in GPU " + device + "'s free memory ("
-                    + info()[0] + " of " + info[1] + " bytes free); size skipped.");
+                    + info()[0] + " of " + info[1] + " bytes free, " + liveBytes + " held by cctk); size skipped.");
         }
         // on the communicator's non-blocking stream (a cudaMemset on stream 0 does not order with it), waited for
         Cuda.check(cudart.cudaMemsetAsync(p, 0, bytes, owner.stream()), "cudaMemsetAsync of " + bytes + " bytes");
         owner.synchronize();
         final NcclBuffer root = new NcclBuffer(owner, p, 0, bytes);
-        live.put(new PhantomReference<>(root, queue), new Allocation(p, bytes));
+        live.put(root, new Allocation(p, bytes));
         liveBytes += bytes;
         return root;
+    }
+
+    /** Frees {@code root}, a buffer {@link #allocate} returned, at once; false when it is not one (or freed). */
+    boolean free(final NcclBuffer root) {
+        final Allocation a = live.remove(root);
+        if (a == null) {
+            return false;
+        }
+        root.freed();
+        liveBytes -= a.bytes();
+        cudart.cudaFree(a.pointer());
+        return true;
     }
 
     /** Bytes held by buffers not yet freed. */
@@ -83,36 +83,11 @@ final class DeviceMemory implements AutoCloseable {
         }
     }
 
-    private void release() {
-        for (Reference<? extends NcclBuffer> r = queue.poll(); r != null; r = queue.poll()) {
-            free(r);
-        }
-    }
-
-    private void awaitRelease(final long millis) {
-        try {
-            final Reference<? extends NcclBuffer> r = queue.remove(millis);
-            if (r != null) {
-                free(r);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        release();
-    }
-
-    private void free(final Reference<? extends NcclBuffer> r) {
-        final Allocation a = live.remove(r);
-        if (a != null) {
-            liveBytes -= a.bytes();
-            cudart.cudaFree(a.pointer());
-        }
-    }
-
     @Override
     public void close() {
-        for (final Allocation a : live.values()) {
-            cudart.cudaFree(a.pointer());
+        for (final Map.Entry<NcclBuffer, Allocation> e : live.entrySet()) {
+            e.getKey().freed();
+            cudart.cudaFree(e.getValue().pointer());
         }
         live.clear();
         liveBytes = 0;

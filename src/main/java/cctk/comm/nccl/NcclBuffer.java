@@ -8,8 +8,8 @@ import org.bytedeco.javacpp.Pointer;
 /**
  * Device memory from cudaMalloc, or a slice of it. {@link #pointer()} is positioned at the slice's first byte
  * ({@code void*} arguments get address + position in bytes). Uploads and downloads go through the
- * communicator's pinned staging buffer, asynchronously on its stream. Freed by the communicator once the root
- * buffer is unreachable.
+ * communicator's pinned staging buffer, asynchronously on its stream. Freed by {@link NcclCommunicator#free} or
+ * when the communicator closes; after that every use of it or its slices fails.
  * <b>Note:</b> not threadsafe.
  */
 final class NcclBuffer implements CommBuffer {
@@ -21,6 +21,8 @@ final class NcclBuffer implements CommBuffer {
     private final long offset;
     private final long bytes;
     private final Pointer pointer;
+    /** Set on the root when its memory went back to the device. */
+    private boolean freed;
 
     NcclBuffer(final NcclCommunicator owner, final Pointer base, final long offset, final long bytes) {
         this(owner, null, base, offset, bytes);
@@ -36,9 +38,26 @@ final class NcclBuffer implements CommBuffer {
         this.pointer = new Pointer(base).position(base.position() + offset);
     }
 
-    /** The slice's first byte, for NCCL calls. */
+    /** The slice's first byte, for NCCL calls; throws when the memory was freed. */
     Pointer pointer() {
+        live();
         return pointer;
+    }
+
+    /** The allocation this is a slice of (itself for a whole buffer). */
+    NcclBuffer root() {
+        return root;
+    }
+
+    /** Marks the root's memory as given back. */
+    void freed() {
+        root.freed = true;
+    }
+
+    private void live() {
+        if (root.freed) {
+            throw new IllegalStateException("a device buffer of " + bytes + " bytes was used after it was freed");
+        }
     }
 
     /** The slice's byte {@code at}, as a new pointer. */
@@ -70,6 +89,7 @@ final class NcclBuffer implements CommBuffer {
     }
 
     private void copy(final ByteBuffer host, final long at, final boolean toDevice) {
+        live();
         final int length = host.remaining();
         if (at < 0 || at + length > bytes) {
             throw new IndexOutOfBoundsException((toDevice ? "upload " : "download ") + length + " bytes at " + at

@@ -115,6 +115,19 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         return memory.allocate(this, Math.max(1, bytes));
     }
 
+    /** Device bytes held by buffers not yet freed (tests). */
+    long liveBytes() {
+        return memory.liveBytes();
+    }
+
+    /** Gives a buffer {@link #allocate} returned back to the device at once. */
+    @Override
+    public void free(final CommBuffer buffer) {
+        if (!(buffer instanceof NcclBuffer b) || b.root() != b || !memory.free(b)) {
+            throw CctkException.usage("only a whole device buffer of this communicator can be freed, once.");
+        }
+    }
+
     private static Pointer p(final CommBuffer b) {
         return ((NcclBuffer) b).pointer();
     }

@@ -2,6 +2,7 @@ package cctk.comm.tcp;
 
 import cctk.comm.CommBuffer;
 import cctk.comm.DType;
+import cctk.comm.DirectBuffers;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -9,7 +10,8 @@ import java.nio.ByteOrder;
 /**
  * Host memory for the tcp backend: a slice of one direct, little-endian ByteBuffer allocated once. Keeps the
  * per-slot cursors (duplicates) that socket reads and writes move, and typed views for reductions, created on
- * first use so that steady-state collectives allocate nothing. At most 2 GiB - 1 bytes (one ByteBuffer).
+ * first use so that steady-state collectives allocate nothing. At most 2 GiB - 1 bytes (one ByteBuffer). Its memory
+ * is given back by {@link Memory#free} (through {@link DirectBuffers}), after which every use of it fails.
  * <b>Note:</b> not threadsafe.
  */
 public final class TcpBuffer implements CommBuffer {
@@ -19,9 +21,25 @@ public final class TcpBuffer implements CommBuffer {
         final ByteBuffer base;
         private ByteBuffer[] cursors = new ByteBuffer[0];
         private final Buffer[] typed = new Buffer[DType.values().length];
+        private boolean freed;
 
         Memory(final ByteBuffer base) {
             this.base = base.order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        /** Gives the memory back now; every later use of this memory or its views fails. Idempotent. */
+        void free() {
+            if (!freed) {
+                freed = true;
+                cursors = new ByteBuffer[0];
+                java.util.Arrays.fill(typed, null);
+                DirectBuffers.free(base);
+            }
+        }
+
+        /** Whether {@link #free} ran. */
+        boolean freed() {
+            return freed;
         }
 
         /** The cursor of transfer slot {@code slot}: an independent position/limit over this memory. */
@@ -85,8 +103,21 @@ public final class TcpBuffer implements CommBuffer {
         return new TcpBuffer(memory, offset + (int) off, (int) len);
     }
 
+    /** Whether this is a whole allocation rather than a slice of one. */
+    boolean whole() {
+        return offset == 0 && length == memory.base.capacity();
+    }
+
+    /** Throws when the memory was freed: it must not be read or written any more. */
+    void live() {
+        if (memory.freed) {
+            throw new IllegalStateException("a tcp buffer of " + length + " bytes was used after it was freed");
+        }
+    }
+
     @Override
     public void upload(final ByteBuffer src, final long off) {
+        live();
         final int n = src.remaining();
         if (off < 0 || off + n > length) {
             throw new IndexOutOfBoundsException("upload of " + n + " bytes at " + off + " into " + length);
@@ -97,6 +128,7 @@ public final class TcpBuffer implements CommBuffer {
 
     @Override
     public void download(final long off, final ByteBuffer dst) {
+        live();
         final int n = dst.remaining();
         if (off < 0 || off + n > length) {
             throw new IndexOutOfBoundsException("download of " + n + " bytes at " + off + " from " + length);

@@ -6,7 +6,6 @@ import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Store;
-import cctk.comm.Tuning;
 import java.io.IOException;
 import java.nio.channels.Selector;
 
@@ -18,10 +17,6 @@ import java.nio.channels.Selector;
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
 public final class TcpCommunicator implements Communicator {
-
-    /** Spin this long before blocking in the selector; a cross-vCPU wake-up costs about as much. */
-    private static final long SPIN_NANOS = 50_000L;
-    private static final int STREAM_SEND_BYTES = 256 << 10;
 
     private final int rank;
     private final int size;
@@ -41,9 +36,9 @@ public final class TcpCommunicator implements Communicator {
         this.links = links;
         this.selector = selector;
         this.transfers = new Transfers(rank, links, options.stripes(), selector, options.deadline().toNanos(),
-                spinNanos(options, size), streamSendBytes(options), options.socketBufferBytes());
+                HostTuning.spinNanos(options, size), HostTuning.streamSendBytes(options), options.socketBufferBytes());
         this.reducing = new ReducingAlgorithms(this, transfers);
-        this.broadcastStreams = broadcastStreams(options, size);
+        this.broadcastStreams = HostTuning.broadcastStreams(options, size);
     }
 
     /**
@@ -74,6 +69,10 @@ public final class TcpCommunicator implements Communicator {
         }
         final TcpCommunicator comm = new TcpCommunicator(rank, size, links, selector, options);
         comm.barrier();
+        if (rank == 0) {
+            // every rank has dialled every lower rank once the barrier passed: nobody reads the endpoints again
+            store.drop(TcpMesh.endpointsPrefix(options));
+        }
         return comm;
     }
 
@@ -122,6 +121,17 @@ public final class TcpCommunicator implements Communicator {
             throw CctkException.environment("rank " + rank + " could not allocate " + bytes + " bytes of direct"
                     + " memory (raise -XX:MaxDirectMemorySize or use smaller messages).");
         }
+    }
+
+    /** Frees a buffer {@link #allocate} returned; its memory goes back at once (see {@link TcpBuffer}). */
+    @Override
+    public void free(final CommBuffer buffer) {
+        final TcpBuffer t = tcp(buffer);
+        if (!t.whole()) {
+            throw CctkException.usage("only a whole buffer can be freed, not a slice of " + t.length + " bytes at "
+                    + t.offset + ".");
+        }
+        t.memory.free();
     }
 
     @Override
@@ -303,6 +313,9 @@ public final class TcpCommunicator implements Communicator {
         }
         closed = true;
         TcpMesh.closeAll(links);
+        transfers.free();
+        scratch.memory.free();
+        token.memory.free();
         try {
             selector.close();
         } catch (final IOException ignored) {
@@ -310,45 +323,17 @@ public final class TcpCommunicator implements Communicator {
         }
     }
 
-    /** How long to spin before blocking ({@link Tuning#spinMicros}). */
-    static long spinNanos(final TcpOptions options, final int size) {
-        final long micros = Tuning.fromSystemProperties().spinMicros();
-        if (micros >= 0) {
-            return micros * 1000L;
-        }
-        return sharesCores(options, size) ? 0L : SPIN_NANOS;
-    }
-
     /**
-     * Whether broadcast runs as a stream (shallow send buffers). Its chain relays what each rank receives, and a
-     * relay that must wait for a core stalls its upstream unless the buffers are deep (measured at W=4 on 2 vCPUs).
+     * Internal memory of at least {@code bytes} bytes, kept across calls and grown to exactly what a call needs (so
+     * it never exceeds the largest message; the old memory goes back at once).
      */
-    static boolean broadcastStreams(final TcpOptions options, final int size) {
-        return size <= 2 || !sharesCores(options, size);
-    }
-
-    /** Whether this single-host job runs more ranks than the host has CPUs. */
-    private static boolean sharesCores(final TcpOptions options, final int size) {
-        return !options.multiNode() && size > Runtime.getRuntime().availableProcessors();
-    }
-
-    /**
-     * The send buffer for data-movement collectives ({@link Tuning#streamSendBytes}). Over loopback the round trip is
-     * microseconds, so a shallow buffer loses no bandwidth, even when ranks share cores (broadcast is the exception,
-     * see {@link #broadcastStreams(TcpOptions, int)}); across hosts it would cap the window.
-     */
-    static int streamSendBytes(final TcpOptions options) {
-        final int bytes = Tuning.fromSystemProperties().streamSendBytes();
-        if (bytes >= 0) {
-            return bytes;
-        }
-        return options.multiNode() || options.socketBufferBytes() == 0 ? 0 : STREAM_SEND_BYTES;
-    }
-
-    /** Internal memory of at least {@code bytes} bytes, kept and grown across calls (allocates only to grow). */
     TcpBuffer scratch(final int bytes) {
         if (scratch.length < bytes) {
-            scratch = TcpBuffer.allocate(Math.max(bytes, Math.min(Integer.MAX_VALUE - 8, scratch.length * 2)));
+            // the old memory goes first, so growing never holds both (at 256 MiB that was 64 MiB more at the peak);
+            // an empty buffer stands in meanwhile, so a failed allocation leaves nothing freed in use
+            scratch.memory.free();
+            scratch = TcpBuffer.allocate(0);
+            scratch = TcpBuffer.allocate(bytes);
         }
         return scratch;
     }
@@ -374,6 +359,9 @@ public final class TcpCommunicator implements Communicator {
 
     private static TcpBuffer check(final CommBuffer b, final int off, final int bytes, final DType type) {
         final TcpBuffer t = tcp(b);
+        if (t.memory.freed()) {
+            throw CctkException.usage("a buffer of " + t.length + " bytes was used after it was freed.");
+        }
         if (t.length < off + bytes) {
             throw CctkException.usage("a buffer of " + t.length + " bytes is too small for " + (off + bytes)
                     + " bytes of " + type.specName() + ".");

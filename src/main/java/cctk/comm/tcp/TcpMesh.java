@@ -79,7 +79,12 @@ final class TcpMesh {
     }
 
     private static String key(final TcpOptions options, final int rank) {
-        return options.keyPrefix() + "/tcp/endpoints/" + rank;
+        return endpointsPrefix(options) + rank;
+    }
+
+    /** Where the ranks publish their endpoints in the store. */
+    static String endpointsPrefix(final TcpOptions options) {
+        return options.keyPrefix() + "/tcp/endpoints/";
     }
 
     private static Link[] dial(final TcpOptions options, final int rank, final int size, final int peer,

@@ -39,47 +39,17 @@ final class Transfers {
 
     static final boolean YIELD = Tuning.fromSystemProperties().yield();
 
-    /** One posted transfer on one link. */
-    static final class Op {
-        Link link;
-        boolean send;
-        ByteBuffer cursor;
-        int start;
-        int pos;
-        int end;
-        Op gate;
-        /** The op posted before this one on the same link and direction: the byte stream is shared. */
-        Op after;
-        boolean done;
-        boolean reduce;
-        TcpBuffer.Memory tmp;
-        TcpBuffer.Memory out;
-        int outStart;
-        TcpBuffer.Memory in;
-        int inStart;
-        DType type;
-        ReduceOp op;
-        int reduced;
-        /** Start of a reducing receive's staging ring: stream byte x lands at stage + (x - start) % STAGE. */
-        int stage;
-
-        /** End (exclusive, in the bytes a forward reads) of what this receive has made final. */
-        int produced() {
-            return reduce ? outStart + (reduced - start) : pos;
-        }
-    }
-
     private final int rank;
     private final Link[][] links;
     private final int stripes;
     private final Selector selector;
     private final long deadlineNanos;
     private final long spinNanos;
-    private final Op[] ops;
+    private final TransferOp[] ops;
     private final int copySlot;
     private final Consumer<SelectionKey> ignoreKey = key -> { };
-    private final Op[] lastSend;
-    private final Op[] lastRecv;
+    private final TransferOp[] lastSend;
+    private final TransferOp[] lastRecv;
     /** Per peer, the staging rings of its connections ({@link #STAGE} bytes each), made on first reducing receive. */
     private final TcpBuffer[] stages;
     /** SO_SNDBUF for collectives that only move data (0: never changed), for those that reduce, and now. */
@@ -104,14 +74,24 @@ final class Transfers {
         this.selector = selector;
         this.deadlineNanos = deadlineNanos;
         this.spinNanos = spinNanos;
-        this.ops = new Op[4 * links.length * stripes + 8];
-        this.lastSend = new Op[links.length * stripes];
-        this.lastRecv = new Op[links.length * stripes];
+        this.ops = new TransferOp[4 * links.length * stripes + 8];
+        this.lastSend = new TransferOp[links.length * stripes];
+        this.lastRecv = new TransferOp[links.length * stripes];
         this.stages = new TcpBuffer[links.length];
         for (int i = 0; i < ops.length; i++) {
-            ops[i] = new Op();
+            ops[i] = new TransferOp();
         }
         this.copySlot = ops.length;
+    }
+
+    /** Gives back the staging rings (the communicator is closing). */
+    void free() {
+        for (int p = 0; p < stages.length; p++) {
+            if (stages[p] != null) {
+                stages[p].memory.free();
+                stages[p] = null;
+            }
+        }
     }
 
     /** Names the running collective in error messages (a constant string). */
@@ -170,7 +150,7 @@ final class Transfers {
         }
         final int first = post(peer, false, stage, 0, len, type.bytes(), -1);
         for (int i = first; i < count; i++) {
-            final Op o = ops[i];
+            final TransferOp o = ops[i];
             final int delta = o.start - stage.offset;
             o.stage = stage.offset + (i - first) * STAGE;
             o.reduce = true;
@@ -194,7 +174,7 @@ final class Transfers {
         for (int s = 0; s < parts; s++) {
             final int from = (int) (units * s / parts) * unit;
             final int to = s == parts - 1 ? len : (int) (units * (s + 1) / parts) * unit;
-            final Op o = ops[count];
+            final TransferOp o = ops[count];
             o.link = links[peer][s];
             o.send = send;
             o.cursor = buf.memory.cursor(count);
@@ -204,7 +184,7 @@ final class Transfers {
             o.gate = gate < 0 ? null : ops[gate + s];
             o.done = o.pos == o.end;
             o.reduce = false;
-            final Op[] last = send ? lastSend : lastRecv;
+            final TransferOp[] last = send ? lastSend : lastRecv;
             o.after = last[peer * stripes + s];
             last[peer * stripes + s] = o;
             count++;
@@ -234,7 +214,7 @@ final class Transfers {
         while (pending > 0) {
             boolean progress = false;
             for (int i = 0; i < count; i++) {
-                final Op o = ops[i];
+                final TransferOp o = ops[i];
                 if (!o.done && step(o)) {
                     progress = true;
                     pending -= o.done ? 1 : 0;
@@ -243,7 +223,7 @@ final class Transfers {
             if (!progress) {
                 // idle: reduce whatever has arrived instead of waiting for a full piece
                 for (int i = 0; i < count; i++) {
-                    final Op o = ops[i];
+                    final TransferOp o = ops[i];
                     if (!o.done && o.reduce && o.pos - o.reduced >= o.type.bytes()) {
                         reduceArrived(o);
                         progress = true;
@@ -277,7 +257,7 @@ final class Transfers {
         count = 0;
     }
 
-    private boolean step(final Op o) {
+    private boolean step(final TransferOp o) {
         if (o.after != null && !o.after.done) {
             return false;
         }
@@ -325,7 +305,7 @@ final class Transfers {
         return true;
     }
 
-    private static void reduceArrived(final Op o) {
+    private static void reduceArrived(final TransferOp o) {
         final int unit = o.type.bytes();
         int left = (o.pos - o.reduced) / unit;
         while (left > 0) { // at most twice: to the end of the ring, then from its start
@@ -342,7 +322,7 @@ final class Transfers {
 
     private void block(final long millis) {
         for (int i = 0; i < count; i++) {
-            final Op o = ops[i];
+            final TransferOp o = ops[i];
             if (!o.done && (o.after == null || o.after.done)) {
                 if (!o.send) {
                     o.link.wanted |= SelectionKey.OP_READ;
@@ -372,7 +352,7 @@ final class Transfers {
         }
     }
 
-    private CctkException failed(final Op o, final String what) {
+    private CctkException failed(final TransferOp o, final String what) {
         return failed(o.link, what);
     }
 
@@ -386,7 +366,7 @@ final class Transfers {
     private CctkException stalled() {
         final StringBuilder peers = new StringBuilder();
         for (int i = 0; i < count; i++) {
-            final Op o = ops[i];
+            final TransferOp o = ops[i];
             if (!o.done && peers.indexOf("rank " + o.link.peer + " ") < 0) {
                 peers.append(peers.length() == 0 ? "" : ", ").append("rank ").append(o.link.peer).append(' ')
                         .append(o.send ? "(not reading)" : "(not sending)").append(LinkNic.via(o.link));

@@ -180,4 +180,24 @@ class NcclGpuMoreTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void aFreedDeviceBufferGoesBackAtOnceAndRefusesUse() {
+        final MemoryStore store = new MemoryStore(1, Duration.ofSeconds(120));
+        final JobSpec s = spec(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT32), List.of(ReduceOp.SUM),
+                List.of(new MessageSize(1024, false)), NcclConfig.Timing.BLOCKING, 1);
+        try (NcclCommunicator comm = NcclSetup.open(new NcclSetup.Request(0, 1, 0, store, "free/", "nccl",
+                s.nccl().config(false), Duration.ofSeconds(120), cctk.Environment.process()))) {
+            final long before = comm.liveBytes();
+            final CommBuffer a = comm.allocate(64L << 20);
+            assertThat(comm.liveBytes()).isEqualTo(before + (64L << 20));
+            final CommBuffer slice = a.slice(0, 4096);
+            comm.free(a);
+            assertThat(comm.liveBytes()).isEqualTo(before);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> comm.allReduce(slice, slice, 1024, DType.FLOAT32,
+                    ReduceOp.SUM)).isInstanceOf(IllegalStateException.class).hasMessageContaining("after it was freed");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> comm.free(a))
+                    .isInstanceOf(cctk.CctkException.class);
+        }
+    }
 }

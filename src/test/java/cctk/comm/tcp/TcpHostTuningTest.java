@@ -22,25 +22,25 @@ class TcpHostTuningTest {
 
     @Test
     void spinsWhenEveryLocalRankHasACore() {
-        assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET), CPUS)).isEqualTo(50_000L);
+        assertThat(HostTuning.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET), CPUS)).isEqualTo(50_000L);
     }
 
     @Test
     void blocksAtOnceWhenTheHostRunsMoreRanksThanCores() {
-        assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET), CPUS + 1)).isZero();
+        assertThat(HostTuning.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET), CPUS + 1)).isZero();
     }
 
     @Test
     void multiNodeJobsKeepSpinning() {
         final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 0, "t", LocalWorld.SECRET);
-        assertThat(TcpCommunicator.spinNanos(multi, CPUS * 4)).isEqualTo(50_000L);
+        assertThat(HostTuning.spinNanos(multi, CPUS * 4)).isEqualTo(50_000L);
     }
 
     @Test
     void thePropertyOverridesTheRule() {
         System.setProperty("cctk.tcp.spinMicros", "7");
         try {
-            assertThat(TcpCommunicator.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET), CPUS + 1))
+            assertThat(HostTuning.spinNanos(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET), CPUS + 1))
                     .isEqualTo(7_000L);
         } finally {
             System.clearProperty("cctk.tcp.spinMicros");
@@ -49,25 +49,25 @@ class TcpHostTuningTest {
 
     @Test
     void streamsThroughShallowSendBuffersOnOneHostEvenWhenRanksShareCores() {
-        assertThat(TcpCommunicator.streamSendBytes(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET))).isEqualTo(256 << 10);
+        assertThat(HostTuning.streamSendBytes(TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET))).isEqualTo(256 << 10);
     }
 
     @Test
     void keepsTheConnectedBuffersAcrossHostsOrWhenTheKernelAutotunes() {
         final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 1 << 20, "t", LocalWorld.SECRET);
-        assertThat(TcpCommunicator.streamSendBytes(multi)).isZero();
+        assertThat(HostTuning.streamSendBytes(multi)).isZero();
         final TcpOptions autotuned = new TcpOptions(List.of(), false, Duration.ofSeconds(5), 0, "t", LocalWorld.SECRET);
-        assertThat(TcpCommunicator.streamSendBytes(autotuned)).isZero();
+        assertThat(HostTuning.streamSendBytes(autotuned)).isZero();
     }
 
     @Test
     void broadcastRelaysKeepDeepBuffersOnlyWhenRanksShareCores() {
         final TcpOptions local = TcpOptions.local(Duration.ofSeconds(5), "t", LocalWorld.SECRET);
-        assertThat(TcpCommunicator.broadcastStreams(local, 2)).isTrue();
-        assertThat(TcpCommunicator.broadcastStreams(local, CPUS)).isTrue();
-        assertThat(TcpCommunicator.broadcastStreams(local, Math.max(3, CPUS + 1))).isFalse();
+        assertThat(HostTuning.broadcastStreams(local, 2)).isTrue();
+        assertThat(HostTuning.broadcastStreams(local, CPUS)).isTrue();
+        assertThat(HostTuning.broadcastStreams(local, Math.max(3, CPUS + 1))).isFalse();
         final TcpOptions multi = new TcpOptions(List.of("lo"), true, Duration.ofSeconds(5), 1 << 20, "t", LocalWorld.SECRET);
-        assertThat(TcpCommunicator.broadcastStreams(multi, CPUS * 4)).isTrue();
+        assertThat(HostTuning.broadcastStreams(multi, CPUS * 4)).isTrue();
     }
 
     /** The kernel reports twice the size asked for; what matters: streams shrink it, reductions restore it. */

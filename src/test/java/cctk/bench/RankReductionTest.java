@@ -1,0 +1,68 @@
+package cctk.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.bench.fixture.ThreadCommunicator;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The per-point reduction: every rank ends with the same combined figures, in log2 steps (two more off powers of 2). */
+@Timeout(60)
+class RankReductionTest {
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12})
+    void everyRankGetsTheSameMaxAndSumInLogarithmicSteps(final int world) {
+        final List<double[]> got = ThreadCommunicator.run(world, ThreadCommunicator.shared(world), comm -> {
+            try (RankReduction red = new RankReduction(comm, 4)) {
+                final int r = comm.rank();
+                final double[] v = {r * 10.0, r + 1.0, (r * 7) % 5, -r};
+                red.allReduce(v, 4, (into, other, n) -> {
+                    into[0] = Math.max(into[0], other[0]);
+                    into[1] += other[1];
+                    into[2] = Math.min(into[2], other[2]);
+                    into[3] += other[3];
+                });
+                return new double[] {v[0], v[1], v[2], v[3], red.steps()};
+            }
+        });
+        final int p2 = Integer.highestOneBit(world);
+        final int steps = Integer.numberOfTrailingZeros(p2) + (world > p2 ? 2 : 0);
+        for (final double[] v : got) {
+            assertThat(v[0]).isEqualTo((world - 1) * 10.0);
+            assertThat(v[1]).isEqualTo(world * (world + 1) / 2.0);
+            assertThat(v[2]).isEqualTo(0);
+            assertThat(v[3]).isEqualTo(-world * (world - 1) / 2.0);
+            assertThat((int) v[4]).as("steps at W=%d", world).isEqualTo(steps);
+        }
+    }
+
+    @Test
+    void pointStatsKeepTheSlowestMeanItsRankAndTheSlowestOfEveryIteration() {
+        final List<double[]> got = ThreadCommunicator.run(3, ThreadCommunicator.shared(3), comm -> {
+            try (RankReduction red = new RankReduction(comm, PointStats.SLOTS + 3)) {
+                final double[][] times = {{1, 5, 0}, {4, 2, 3}, {3, 3, 3}};
+                final long[] wrong = {0, 2, 5};
+                final double[] v = new double[PointStats.SLOTS + 3];
+                final int n = PointStats.encode(new MeasureStep.Result(times[comm.rank()], wrong[comm.rank()], 100,
+                    10, 30), comm.rank(), v);
+                red.allReduce(v, n, PointStats.RULE);
+                return v;
+            }
+        });
+        for (final double[] v : got) {
+            assertThat(v[PointStats.MEAN]).isEqualTo(3.0);
+            // ranks 1 and 2 both have a mean of 3: the lower one is named, whatever the order of combination
+            assertThat(v[PointStats.SLOWEST]).isEqualTo(1.0);
+            assertThat(PointStats.wrong(v)).isEqualTo(7);
+            assertThat(v[PointStats.DATA_NANOS]).isEqualTo(300);
+            assertThat(v[PointStats.DATA_BYTES]).isEqualTo(90);
+            final IterationStats s = PointStats.stats(v, PointStats.SLOTS + 3);
+            assertThat(s.minUs()).isEqualTo(3.0);
+            assertThat(s.p99Us()).isEqualTo(5.0);
+        }
+    }
+}
