@@ -102,6 +102,12 @@ public final class HierarchicalCommunicator implements Communicator {
         return shm.allocate(bytes);
     }
 
+    /** Frees a buffer {@link #allocate} returned: its shared-memory segment goes at once. */
+    @Override
+    public void free(final CommBuffer buffer) {
+        shm.free(buffer);
+    }
+
     @Override
     public String unsupported(final String collective, final DType type, final ReduceOp op, final boolean inPlace) {
         if (nodes > 1 && ("alltoallv".equals(collective) || "sendrecv".equals(collective))) {
@@ -334,6 +340,7 @@ public final class HierarchicalCommunicator implements Communicator {
     @Override
     public void close() {
         try {
+            st.close();
             shm.close();
         } finally {
             if (leaders != null) {

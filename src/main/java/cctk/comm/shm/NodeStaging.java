@@ -2,14 +2,14 @@ package cctk.comm.shm;
 
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
-import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 
 /**
  * The scratch memory of {@link HierarchicalCommunicator}: shared-memory areas in the node's communicator (what the
  * node reduces, gathers and broadcasts through) and, on the node's leader, areas of the inter-node communicator,
  * which may only run on its own buffers; copies between the two; and a small cache of slices, so that repeating a
- * collective with the same arguments allocates nothing. <b>Note:</b> not threadsafe.
+ * collective with the same arguments allocates nothing. An outgrown area is freed at once; {@link #close} frees the
+ * rest. <b>Note:</b> not threadsafe.
  */
 final class NodeStaging {
 
@@ -20,13 +20,10 @@ final class NodeStaging {
     private final ShmBuffer[] shm = new ShmBuffer[3];
     private final ByteBuffer[] cursors = new ByteBuffer[3];
     private final CommBuffer[] net = new CommBuffer[2];
-    /** Weak, so that a cached slice never keeps a dropped buffer's segment alive. */
-    @SuppressWarnings("unchecked")
-    private final WeakReference<CommBuffer>[] sliceOf = new WeakReference[SLICES];
+    private final CommBuffer[] sliceOf = new CommBuffer[SLICES];
     private final long[] sliceAt = new long[SLICES];
     private final long[] sliceLength = new long[SLICES];
-    @SuppressWarnings("unchecked")
-    private final WeakReference<CommBuffer>[] slices = new WeakReference[SLICES];
+    private final CommBuffer[] slices = new CommBuffer[SLICES];
     private int nextSlice;
 
     NodeStaging(final ShmCommunicator node, final Communicator leaders) {
@@ -37,6 +34,11 @@ final class NodeStaging {
     /** Shared-memory area {@code which} (0..2) of at least {@code bytes}; grows, never shrinks. */
     ShmBuffer shm(final int which, final long bytes) {
         if (shm[which] == null || shm[which].length < bytes) {
+            if (shm[which] != null) {
+                forget(shm[which]);
+                node.free(shm[which]);
+                shm[which] = null;
+            }
             shm[which] = (ShmBuffer) node.allocate(Math.max(bytes, 64));
             cursors[which] = shm[which].region.data.duplicate();
         }
@@ -46,6 +48,11 @@ final class NodeStaging {
     /** Inter-node area {@code which} (0..1) of at least {@code bytes}, on the leader. */
     CommBuffer net(final int which, final long bytes) {
         if (net[which] == null || net[which].bytes() < bytes) {
+            if (net[which] != null) {
+                forget(net[which]);
+                leaders.free(net[which]);
+                net[which] = null;
+            }
             net[which] = leaders.allocate(Math.max(bytes, 64));
         }
         return net[which];
@@ -75,20 +82,43 @@ final class NodeStaging {
             return b;
         }
         for (int i = 0; i < SLICES; i++) {
-            if (sliceOf[i] != null && sliceOf[i].get() == b && sliceAt[i] == at && sliceLength[i] == length) {
-                final CommBuffer s = slices[i].get();
-                if (s != null) {
-                    return s;
-                }
+            if (sliceOf[i] == b && sliceAt[i] == at && sliceLength[i] == length) {
+                return slices[i];
             }
         }
         final int i = nextSlice;
         nextSlice = (nextSlice + 1) % SLICES;
         final CommBuffer s = b.slice(at, length);
-        sliceOf[i] = new WeakReference<>(b);
+        sliceOf[i] = b;
         sliceAt[i] = at;
         sliceLength[i] = length;
-        slices[i] = new WeakReference<>(s);
+        slices[i] = s;
         return s;
+    }
+
+    /** Drops the cached slices of {@code b}, which is about to be freed. */
+    void forget(final CommBuffer b) {
+        for (int i = 0; i < SLICES; i++) {
+            if (sliceOf[i] == b) {
+                sliceOf[i] = null;
+                slices[i] = null;
+            }
+        }
+    }
+
+    /** Frees every area (the communicator is closing; the leaders' communicator is still open). */
+    void close() {
+        for (int k = 0; k < shm.length; k++) {
+            if (shm[k] != null) {
+                node.free(shm[k]);
+                shm[k] = null;
+            }
+        }
+        for (int k = 0; k < net.length; k++) {
+            if (net[k] != null) {
+                leaders.free(net[k]);
+                net[k] = null;
+            }
+        }
     }
 }

@@ -74,24 +74,67 @@ class ShmSegmentsTest {
         assertThat(ShmWorld.files(dir)).isEmpty();
     }
 
-    /** 1 GiB of buffers allocated and dropped one after another never holds more than a bounded share of it. */
+    /**
+     * Buffers freed through {@code Communicator.free} leave at once, without the garbage collector: 200 buffers of
+     * 1 MiB allocated, used by every rank and freed one after another; after the next collective no rank holds or
+     * maps any of them (counted by the communicators and in /proc/self/maps), and no file is left.
+     */
     @Test
-    void droppedBuffersAreFreedAndUnmappedByEveryRank() throws Exception {
-        final List<long[]> held = ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+    void freedBuffersLeaveEveryRankAtTheirNextCollective() throws Exception {
+        final int world = 3;
+        final List<long[]> held = ShmWorld.run(world, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
             final CommBuffer small = comm.allocate(64);
             long most = 0;
-            for (int i = 0; i < 1024; i++) {
-                final CommBuffer dropped = comm.allocate(1 << 20);
-                comm.allReduce(dropped, dropped, 16, DType.INT32, ReduceOp.SUM); // every peer maps it
+            long mostMapped = 0;
+            for (int i = 0; i < 200; i++) {
+                final CommBuffer b = comm.allocate(1 << 20);
+                comm.allReduce(b, b, 16, DType.INT32, ReduceOp.SUM); // every peer maps it
                 most = Math.max(most, comm.liveBytes());
+                comm.free(b);
+                comm.allReduce(small, small, 16, DType.INT32, ReduceOp.SUM); // peers look at the table again
+                mostMapped = Math.max(mostMapped, comm.peerMappings());
             }
-            comm.allReduce(small, small, 16, DType.INT32, ReduceOp.SUM);
-            return new long[] {most, comm.peerMappings()};
+            comm.barrier();
+            final long maps = comm.rank() == 0 ? mappingsIn(dir) : -1;
+            final long files = comm.rank() == 0 ? ShmWorld.files(dir).size() : -1;
+            comm.barrier();
+            return new long[] {most, mostMapped, comm.liveBytes(), comm.peerMappings(), maps, files};
         });
         for (final long[] h : held) {
-            assertThat(h[0]).as("bytes of segments held at most").isLessThan(400L << 20);
-            assertThat(h[1]).as("peer segments mapped at the end").isLessThan(400);
+            assertThat(h[0]).as("bytes of segments held at most").isEqualTo((1L << 20) + 64);
+            assertThat(h[1]).as("peer segments mapped at most after a collective").isEqualTo(world - 1);
+            assertThat(h[2]).as("bytes held at the end").isEqualTo(64);
+            assertThat(h[3]).as("peer segments mapped at the end").isEqualTo(world - 1);
         }
+        assertThat(held.get(0)[4]).as("mappings of the directory in this JVM: every rank's control segment and"
+                + " small buffer, on every rank").isEqualTo(2L * world * world);
+        assertThat(held.get(0)[5]).as("files left while the buffers live").isZero();
+    }
+
+    @Test
+    void aFreedBufferCannotBeUsedAndFreeingIsForWholeBuffersOnly() throws Exception {
+        final List<String> said = ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+            final CommBuffer b = comm.allocate(1 << 16);
+            final CommBuffer other = comm.allocate(1 << 16);
+            assertThatThrownBy(() -> comm.free(b.slice(64, 64))).isInstanceOf(CctkException.class)
+                    .hasMessageContaining("only a whole buffer");
+            assertThatThrownBy(() -> comm.free(ForeignBuffer.allocate(64))).isInstanceOf(CctkException.class)
+                    .hasMessageContaining("only buffers it allocated");
+            comm.free(b);
+            comm.free(b); // twice: nothing more happens
+            assertThatThrownBy(() -> b.upload(ByteBuffer.allocate(4), 0)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("used after it was freed");
+            assertThatThrownBy(() -> comm.allReduce(b, other, 16, DType.INT32, ReduceOp.SUM))
+                    .isInstanceOf(CctkException.class).hasMessageContaining("used after it was freed");
+            comm.allReduce(other, other, 16, DType.INT32, ReduceOp.SUM); // the group is still whole
+            return comm.liveBytes() + " bytes";
+        });
+        assertThat(said).containsOnly((1 << 16) + " bytes");
+    }
+
+    /** Lines of /proc/self/maps that map a file of {@code d}. */
+    private static long mappingsIn(final Path d) throws java.io.IOException {
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.contains(d.toString())).count();
     }
 
     @Test
