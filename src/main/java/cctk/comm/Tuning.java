@@ -25,9 +25,12 @@ package cctk.comm;
  *                         and then parks (default 2000; 0 where ranks outnumber cores)
  * @param shmDirectMaxBytes {@value #SHM_DIRECT_MAX_PROP}: up to this size a shared-memory all-reduce takes two
  *                         handoffs instead of three (default 32 KiB). Read once per process.
+ * @param directMaxRanks   {@value #DIRECT_MAX_RANKS_PROP}: up to this many ranks, tcp's all-gather and small
+ *                         all-reduce talk to every peer directly (one round trip); beyond, they run rings, so that a
+ *                         rank connects two neighbours instead of every peer (default 8)
  */
 public record Tuning(int reduceReadBytes, boolean yield, long spinMicros, int streamSendBytes, int directMaxBytes,
-                     boolean directMemory, int shmSpins, int shmDirectMaxBytes) {
+                     boolean directMemory, int shmSpins, int shmDirectMaxBytes, int directMaxRanks) {
 
     /** System property of {@link #reduceReadBytes}. */
     public static final String REDUCE_READ_PROP = "cctk.tcp.reduceReadBytes";
@@ -45,6 +48,8 @@ public record Tuning(int reduceReadBytes, boolean yield, long spinMicros, int st
     public static final String SHM_SPINS_PROP = "cctk.shm.spins";
     /** System property of {@link #shmDirectMaxBytes}. */
     public static final String SHM_DIRECT_MAX_PROP = "cctk.shm.directMaxBytes";
+    /** System property of {@link #directMaxRanks}. */
+    public static final String DIRECT_MAX_RANKS_PROP = "cctk.tcp.directMaxRanks";
 
     /** Default of {@link #reduceReadBytes}. */
     public static final int REDUCE_READ_DEFAULT = 256 << 10;
@@ -54,12 +59,14 @@ public record Tuning(int reduceReadBytes, boolean yield, long spinMicros, int st
     public static final int SHM_SPINS_DEFAULT = 2000;
     /** Default of {@link #shmDirectMaxBytes}. */
     public static final int SHM_DIRECT_MAX_DEFAULT = 32 << 10;
+    /** Default of {@link #directMaxRanks}. */
+    public static final int DIRECT_MAX_RANKS_DEFAULT = 8;
     /** {@link #spinMicros} and {@link #streamSendBytes}: decided by the backend. */
     public static final int AUTO = -1;
 
     /** Every knob at its default. */
     public static final Tuning DEFAULT = new Tuning(REDUCE_READ_DEFAULT, false, AUTO, AUTO, DIRECT_MAX_DEFAULT, true,
-        SHM_SPINS_DEFAULT, SHM_DIRECT_MAX_DEFAULT);
+        SHM_SPINS_DEFAULT, SHM_DIRECT_MAX_DEFAULT, DIRECT_MAX_RANKS_DEFAULT);
 
     public Tuning {
         reduceReadBytes = Math.max(4 << 10, reduceReadBytes) & ~63;
@@ -73,6 +80,7 @@ public record Tuning(int reduceReadBytes, boolean yield, long spinMicros, int st
             Integer.getInteger(DIRECT_MAX_PROP, DIRECT_MAX_DEFAULT),
             Boolean.parseBoolean(System.getProperty(DIRECT_MEMORY_PROP, "true")),
             Math.max(0, Integer.getInteger(SHM_SPINS_PROP, SHM_SPINS_DEFAULT)),
-            Integer.getInteger(SHM_DIRECT_MAX_PROP, SHM_DIRECT_MAX_DEFAULT));
+            Integer.getInteger(SHM_DIRECT_MAX_PROP, SHM_DIRECT_MAX_DEFAULT),
+            Math.max(1, Integer.getInteger(DIRECT_MAX_RANKS_PROP, DIRECT_MAX_RANKS_DEFAULT)));
     }
 }

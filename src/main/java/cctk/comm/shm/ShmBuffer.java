@@ -71,6 +71,18 @@ public final class ShmBuffer implements CommBuffer {
         dst.position(dst.limit());
     }
 
+    /** The segment's payload, for a backend that runs on it in place (the leaders' tcp); fails once freed. */
+    @Override
+    public ByteBuffer hostMemory() {
+        live();
+        return region.data;
+    }
+
+    @Override
+    public long hostOffset() {
+        return offset;
+    }
+
     /** Whether this and {@code other} share any byte. */
     boolean overlaps(final ShmBuffer other) {
         return region == other.region && offset < other.offset + other.length && other.offset < offset + length;
