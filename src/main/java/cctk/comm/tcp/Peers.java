@@ -78,17 +78,4 @@ final class Peers {
         pair[1] = from;
         mesh.ensure(pair, 2);
     }
-
-    /** Peers a rank of a world of {@code size} connects for every collective but all-to-all(v) and direct ones. */
-    static int sparsePeers(final int rank, final int size) {
-        final java.util.Set<Integer> s = new java.util.TreeSet<>();
-        s.add(Math.floorMod(rank - 1, size));
-        s.add((rank + 1) % size);
-        for (int d = 1; d < size; d <<= 1) {
-            s.add((rank + d) % size);
-            s.add(Math.floorMod(rank - d, size));
-        }
-        s.remove(rank);
-        return s.size();
-    }
 }
