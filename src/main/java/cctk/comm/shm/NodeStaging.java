@@ -5,39 +5,42 @@ import cctk.comm.Communicator;
 import java.nio.ByteBuffer;
 
 /**
- * The scratch memory of {@link HierarchicalCommunicator}: shared-memory areas in the node's communicator (what the
- * node reduces, gathers and broadcasts through) and, on the node's leader, areas of the inter-node communicator,
- * which may only run on its own buffers; copies between the two; and a small cache of slices, so that repeating a
- * collective with the same arguments allocates nothing. An outgrown area is freed at once; {@link #close} frees the
- * rest. <b>Note:</b> not threadsafe.
+ * The scratch memory of {@link HierarchicalCommunicator}: shared-memory areas of the node's communicator, which
+ * the node reduces, gathers and broadcasts through, and on which the node's leader runs the inter-node
+ * communicator in place (through {@link CommBuffer#hostMemory}: no copy between the levels); and a small cache of
+ * slices, so that repeating a collective with the same arguments allocates nothing. An outgrown area is freed at
+ * once, after the communicators that ran on it have forgotten it; {@link #close} frees the rest.
+ * <b>Note:</b> not threadsafe.
  */
 final class NodeStaging {
 
+    /** Areas: 0 and 1 for every collective, 2 and 3 for all-to-all's exchange between the nodes. */
+    static final int AREAS = 4;
     private static final int SLICES = 16;
 
     private final ShmCommunicator node;
-    private final Communicator leaders;
-    private final ShmBuffer[] shm = new ShmBuffer[3];
-    private final ByteBuffer[] cursors = new ByteBuffer[3];
-    private final CommBuffer[] net = new CommBuffer[2];
+    private final Communicator[] users;
+    private final ShmBuffer[] shm = new ShmBuffer[AREAS];
+    private final ByteBuffer[] cursors = new ByteBuffer[AREAS];
     private final CommBuffer[] sliceOf = new CommBuffer[SLICES];
     private final long[] sliceAt = new long[SLICES];
     private final long[] sliceLength = new long[SLICES];
     private final CommBuffer[] slices = new CommBuffer[SLICES];
     private int nextSlice;
 
-    NodeStaging(final ShmCommunicator node, final Communicator leaders) {
+    /** Areas of {@code node}; {@code users} (null entries allowed) run on them and forget them before they go. */
+    NodeStaging(final ShmCommunicator node, final Communicator... users) {
         this.node = node;
-        this.leaders = leaders;
+        this.users = users.clone();
     }
 
-    /** Shared-memory area {@code which} (0..2) of at least {@code bytes}; grows, never shrinks. */
+    /** Shared-memory area {@code which} of at least {@code bytes}; grows, never shrinks. */
     ShmBuffer shm(final int which, final long bytes) {
         if (shm[which] == null || shm[which].length < bytes) {
             if (shm[which] != null) {
-                forget(shm[which]);
-                node.free(shm[which]);
+                release(shm[which]);
                 shm[which] = null;
+                cursors[which] = null;
             }
             shm[which] = (ShmBuffer) node.allocate(Math.max(bytes, 64));
             cursors[which] = shm[which].region.data.duplicate();
@@ -45,20 +48,7 @@ final class NodeStaging {
         return shm[which];
     }
 
-    /** Inter-node area {@code which} (0..1) of at least {@code bytes}, on the leader. */
-    CommBuffer net(final int which, final long bytes) {
-        if (net[which] == null || net[which].bytes() < bytes) {
-            if (net[which] != null) {
-                forget(net[which]);
-                leaders.free(net[which]);
-                net[which] = null;
-            }
-            net[which] = leaders.allocate(Math.max(bytes, 64));
-        }
-        return net[which];
-    }
-
-    /** Copies {@code len} bytes of shared area {@code which} at {@code off} into {@code dst} at {@code dstOff}. */
+    /** Copies {@code len} bytes of area {@code which} at {@code off} into {@code dst} at {@code dstOff}. */
     void out(final int which, final long off, final CommBuffer dst, final long dstOff, final long len) {
         if (len > 0) {
             final ByteBuffer c = cursors[which];
@@ -67,13 +57,19 @@ final class NodeStaging {
         }
     }
 
-    /** Copies {@code len} bytes of {@code src} at {@code srcOff} into shared area {@code which} at {@code off}. */
+    /** Copies {@code len} bytes of {@code src} at {@code srcOff} into area {@code which} at {@code off}. */
     void in(final CommBuffer src, final long srcOff, final int which, final long off, final long len) {
         if (len > 0) {
             final ByteBuffer c = cursors[which];
             c.limit((int) (off + len)).position((int) off);
             src.download(srcOff, c);
         }
+    }
+
+    /** Copies {@code len} bytes of area {@code from} at {@code fromOff} to area {@code to} at {@code toOff}. */
+    void copy(final int from, final long fromOff, final int to, final long toOff, final int len) {
+        shm[to].region.copyFrom(shm[to].offset + (int) toOff, shm[from].region, shm[from].offset + (int) fromOff,
+                len);
     }
 
     /** {@code b.slice(at, length)}, made once per distinct arguments among the last few. */
@@ -96,7 +92,7 @@ final class NodeStaging {
         return s;
     }
 
-    /** Drops the cached slices of {@code b}, which is about to be freed. */
+    /** Drops the cached slices of {@code b} and makes every user forget it ({@code b} is about to be freed). */
     void forget(final CommBuffer b) {
         for (int i = 0; i < SLICES; i++) {
             if (sliceOf[i] == b) {
@@ -104,20 +100,25 @@ final class NodeStaging {
                 slices[i] = null;
             }
         }
-    }
-
-    /** Frees every area (the communicator is closing; the leaders' communicator is still open). */
-    void close() {
-        for (int k = 0; k < shm.length; k++) {
-            if (shm[k] != null) {
-                node.free(shm[k]);
-                shm[k] = null;
+        for (final Communicator c : users) {
+            if (c != null) {
+                c.forget(b);
             }
         }
-        for (int k = 0; k < net.length; k++) {
-            if (net[k] != null) {
-                leaders.free(net[k]);
-                net[k] = null;
+    }
+
+    private void release(final ShmBuffer b) {
+        forget(b);
+        node.free(b);
+    }
+
+    /** Frees every area (the communicator is closing; the users are still open). */
+    void close() {
+        for (int k = 0; k < AREAS; k++) {
+            if (shm[k] != null) {
+                release(shm[k]);
+                shm[k] = null;
+                cursors[k] = null;
             }
         }
     }

@@ -92,22 +92,30 @@ public final class ShmCommunicator implements Communicator {
         return members.size;
     }
 
+    /** The name the options give: {@code shm}, or {@code tcp} where the CPU backend chose shared memory. */
     @Override
     public String backend() {
-        return "shm";
+        return options.backend();
     }
 
-    /** One line for the rank's header, e.g. "shm to ranks 1,2,3 (zero-copy; 4 segments, 64 MiB in /dev/shm)". */
-    public String transport() {
-        final StringBuilder peerRanks = new StringBuilder();
+    /** One line for the rank's header, e.g. "shm to ranks 1-3 (zero-copy; 4 segments, 64 MiB in /dev/shm)". */
+    @Override
+    public String transports() {
+        final int[] peerRanks = new int[members.size];
+        int n = 0;
         for (int p = 0; p < members.size; p++) {
             if (p != members.rank) {
-                peerRanks.append(peerRanks.length() == 0 ? "" : ",").append(options.rankOf(p));
+                peerRanks[n++] = options.rankOf(p);
             }
         }
-        return "shm to " + (peerRanks.length() == 0 ? "no other rank" : (members.size > 2 ? "ranks " : "rank ")
-                + peerRanks) + " (zero-copy; " + own.count() + " segments, " + ((own.liveBytes() + (1 << 19)) >> 20)
-                + " MiB in " + members.dir + ")";
+        return "shm to " + cctk.comm.RankList.of(peerRanks, n) + " (zero-copy; " + own.count() + " segments, "
+                + ((own.liveBytes() + (1 << 19)) >> 20) + " MiB in " + members.dir + ")";
+    }
+
+    /** No NIC carries shared memory. */
+    @Override
+    public String carriers() {
+        return "none";
     }
 
     /** Bytes of this rank's segments not yet freed, and peers' segments mapped now (for tests). */
