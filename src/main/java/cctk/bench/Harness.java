@@ -8,6 +8,7 @@ import cctk.coll.Group;
 import cctk.coll.Layout;
 import cctk.comm.Communicator;
 import cctk.comm.Store;
+import cctk.results.ConsoleTable;
 import cctk.results.Line;
 import cctk.results.RankInfo;
 import cctk.results.Result;
@@ -104,6 +105,10 @@ public final class Harness {
                 progress.println("cctk: JIT warm-up: " + jit.describe());
                 files = ResultFiles.create(ctx.outputDir(), run);
                 run = files.run();
+                if (ctx.console() != null) {
+                    ConsoleTable.header(run).forEach(ctx.console()::println);
+                    ctx.console().flush();
+                }
             }
             measureAll(plan.points(), group);
         } finally {
@@ -129,8 +134,13 @@ public final class Harness {
                 done++;
                 if (files != null) {
                     files.add(line);
-                    progress.println("cctk: " + p.describe() + " (" + done + "/" + plan.size() + ")");
-                    progress.flush();
+                    if (ctx.console() != null) {
+                        ctx.console().println(ConsoleTable.row(line));
+                        ctx.console().flush();
+                    } else {
+                        progress.println("cctk: " + p.describe() + " (" + done + "/" + plan.size() + ")");
+                        progress.flush();
+                    }
                 }
             }
             current = null;

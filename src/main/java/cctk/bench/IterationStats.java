@@ -5,10 +5,11 @@ import java.util.List;
 
 /**
  * Combines per-rank, per-iteration times (µs) into what a row reports: the max over ranks of each rank's
- * mean (the reported time), and min, p50, p99 and cv over the per-iteration max over ranks.
+ * mean (the reported time, nccl-tests' definition), and min, p50, p99 and cv over that slowest rank's own iterations
+ * (so min ≤ time ≤ max, whatever the other ranks did).
  *
  * @param timeUs max over ranks of the per-rank mean
- * @param minUs  fastest iteration (of per-iteration maxima)
+ * @param minUs  the slowest rank's fastest iteration
  * @param p50Us  median, nearest rank
  * @param p99Us  99th percentile, nearest rank
  * @param cvPct  standard deviation / mean, percent
@@ -29,7 +30,7 @@ record IterationStats(double timeUs, double minUs, double p50Us, double p99Us, d
         return PointStats.stats(v, v.length);
     }
 
-    /** The figures from the per-iteration maxima over ranks and the largest per-rank mean. */
+    /** The figures from the slowest rank's iterations and its mean (the largest per-rank mean). */
     static IterationStats of(final double[] slowest, final double worstMean) {
         final int n = slowest.length;
         double mean = 0;

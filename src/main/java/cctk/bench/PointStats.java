@@ -5,9 +5,8 @@ package cctk.bench;
  * {@code SLOTS + iterations} numbers, {@link RankReduction} combines the vectors over all ranks with {@link #RULE},
  * and every rank reads the same figures back. Slot by slot: the largest per-rank mean (the reported time) and the
  * lowest rank that had it, the summed wrong elements, whether any rank did not check, the summed fill/check time
- * and bytes, and then each iteration's time, the largest over ranks (min, p50, p99 and cv are taken over those,
- * {@link IterationStats}). To report the slowest rank's own percentiles instead, slots would follow
- * {@link #SLOWEST} and travel with it in {@link #combine}, as its rank does.
+ * and bytes, and then the iteration times of that slowest rank, which travel with it: min, p50, p99 and cv are
+ * that rank's own ({@link IterationStats}), so the reported time, its mean, always lies between its min and max.
  * <b>Note:</b> threadsafe (no state).
  */
 final class PointStats {
@@ -58,15 +57,13 @@ final class PointStats {
         if (other[MEAN] > into[MEAN] || other[MEAN] == into[MEAN] && other[SLOWEST] < into[SLOWEST]) {
             into[MEAN] = other[MEAN];
             into[SLOWEST] = other[SLOWEST];
+            System.arraycopy(other, SLOTS, into, SLOTS, length - SLOTS);
         }
         into[WRONG] += other[WRONG];
         into[UNCHECKED] = Math.max(into[UNCHECKED], other[UNCHECKED]);
         into[DATA_NANOS] += other[DATA_NANOS];
         into[DATA_BYTES] += other[DATA_BYTES];
         into[CHECKED_BYTES] += other[CHECKED_BYTES];
-        for (int k = SLOTS; k < length; k++) {
-            into[k] = Math.max(into[k], other[k]);
-        }
     }
 
     /** The row's time figures from a combined vector of {@code length} numbers. */

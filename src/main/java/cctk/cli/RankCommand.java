@@ -41,22 +41,25 @@ final class RankCommand implements Callable<Integer> {
             description = "Who-am-I mode: how long to wait for the other ranks (default: ${DEFAULT-VALUE}).")
     int timeoutSeconds;
 
+    @Option(names = "--quiet", description = "Print no table of the rows as they are measured (rank 0).")
+    boolean quiet;
+
     @Override
     public Integer call() {
         return run(spec.commandLine().getOut(), spec.commandLine().getErr(), Environment.process(), specFile, backend,
-                timeoutSeconds);
+                timeoutSeconds, quiet);
     }
 
     /** One rank (also {@link RankFastPath}'s, without picocli). */
     static int run(final PrintWriter out, final PrintWriter err, final Environment env, final Path specFile,
-                   final String backend, final int timeoutSeconds) {
+                   final String backend, final int timeoutSeconds, final boolean quiet) {
         Main.checkTimeout(timeoutSeconds);
         LauncherWatch.startIfLaunched(env, err);
         final RankMain main = new RankMain(env, out, err);
         final ExitCode code = specFile == null
                 ? main.whoAmI(Duration.ofSeconds(timeoutSeconds))
                 : DiagnoseRank.wanted(specFile) ? new DiagnoseRank(env, out, err).run(specFile)
-                : main.run(specFile, backend, new Backends(env));
+                : main.run(specFile, backend, new Backends(env), quiet);
         out.flush();
         return code.code();
     }

@@ -39,7 +39,7 @@ final class RankFastPath {
         try {
             if (o.command.equals("rank")) {
                 final int code = RankCommand.run(out, err, env, o.spec == null ? null : Path.of(o.spec), o.backend,
-                    o.timeout);
+                    o.timeout, o.quiet);
                 out.flush();
                 return code;
             }
@@ -68,6 +68,7 @@ final class RankFastPath {
         int timeout = 60;
         int nproc = 2;
         boolean oversubscribe;
+        boolean quiet;
 
         static Options parse(final List<String> words) {
             if (words.isEmpty() || !words.get(0).equals("rank") && !words.get(0).equals("demo")) {
@@ -84,6 +85,10 @@ final class RankFastPath {
                 }
                 if (demo && w.equals(cctk.launch.LocalCapacity.OVERRIDE)) {
                     o.oversubscribe = true;
+                    continue;
+                }
+                if (!demo && w.equals("--quiet")) {
+                    o.quiet = true;
                     continue;
                 }
                 final int eq = w.indexOf('=');

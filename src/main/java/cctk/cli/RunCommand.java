@@ -79,6 +79,10 @@ final class RunCommand implements Callable<Integer> {
             + " (default: results/run).")
     Path output;
 
+    @Option(names = {"-q", "--quiet"}, description = "Print no table of the rows as they are measured (the files"
+            + " and the closing list of them are written all the same).")
+    boolean quiet;
+
     @Option(names = "--grace", paramLabel = "SECONDS", defaultValue = "10", description = "After a rank fails, how"
             + " long the others get to end on their own before they are stopped (default: ${DEFAULT-VALUE}).")
     int graceSeconds;
@@ -110,6 +114,9 @@ final class RunCommand implements Callable<Integer> {
             job = LocalSpecs.fromFlags(flags);
         }
         final List<String> rankArgs = new ArrayList<>(Main.stacktraceFlag(spec));
+        if (quiet) {
+            rankArgs.add("--quiet");
+        }
         if (backend != null && specFile != null) {
             rankArgs.addAll(List.of("--backend", backend));
         }

@@ -54,8 +54,17 @@ public final class RankMain {
         return ExitCode.OK;
     }
 
-    /** The benchmark flow: the spec's backends (or only {@code onlyBackend}) at this step's world size. */
+    /** The benchmark flow, with rank 0's table of the rows as they are measured. */
     public ExitCode run(final Path specFile, final String onlyBackend, final BackendRun backends) {
+        return run(specFile, onlyBackend, backends, false);
+    }
+
+    /**
+     * The benchmark flow: the spec's backends (or only {@code onlyBackend}) at this step's world size; rank 0 prints
+     * each row as it is measured on standard output unless {@code quiet}.
+     */
+    public ExitCode run(final Path specFile, final String onlyBackend, final BackendRun backends,
+                        final boolean quiet) {
         final RankIdentity id = RankIdentity.fromEnvironment(env);
         cctk.bench.EarlyEnd.install("rank " + id.rank());
         final JobSpec spec = SpecParser.parse(specFile);
@@ -77,7 +86,7 @@ public final class RankMain {
             if (id.rank() == 0) {
                 out.println(id.describe());
             }
-            final RunContext context = context(id, spec, specFile);
+            final RunContext context = context(id, spec, specFile, quiet);
             for (final String backend : names) {
                 store.barrier("begin/" + backend);
                 final SweepResult sweep = backends.run(backend, id, store, spec, context);
@@ -93,13 +102,13 @@ public final class RankMain {
         return worst;
     }
 
-    private RunContext context(final RankIdentity id, final JobSpec spec, final Path specFile) {
+    private RunContext context(final RankIdentity id, final JobSpec spec, final Path specFile, final boolean quiet) {
         final List<String> nics = spec.resources().nics();
         final RankInfo me = new RankInfo(id.rank(), Rendezvous.localHostName(env), ProcessHandle.current().pid(),
                 id.localRank(), id.nodeIndex(), "cpu", nics.isEmpty() ? "default" : String.join(",", nics));
         final String version = RankMain.class.getPackage().getImplementationVersion();
         return new RunContext(version == null ? "dev" : version, specFile, id.jobId(), me,
-                Path.of(spec.job().outputDir()), env.shown(), TestFaults.from(env));
+                Path.of(spec.job().outputDir()), env.shown(), TestFaults.from(env), quiet ? null : out);
     }
 
     private void note(final String line) {

@@ -3,8 +3,8 @@ package cctk.results;
 /**
  * One measurement of a run: one row of the CSV and of the JSON's {@code rows}, as the harness makes it and as a
  * reader gets it back. Units: microseconds, GB/s (1e9 B/s), bytes. Timings are per call: {@code timeUs} is each
- * rank's mean over the timed iterations, then the max over ranks; min/p50/p99/cv are over iterations of the
- * per-iteration max over ranks. A skipped measurement carries its reason and NaN figures.
+ * rank's mean over the timed iterations, then the max over ranks; min/p50/p99/cv are over that slowest rank's own
+ * iterations (so min ≤ time). A skipped measurement carries its reason and NaN figures.
  *
  * @param run        the run it belongs to
  * @param collective spec name, e.g. {@code all_reduce}

@@ -50,6 +50,11 @@ public final class RankJvm {
         final int nics = Math.max(1, spec.resources() == null || spec.resources().nics() == null ? 1
             : spec.resources().nics().size());
         final boolean nccl = b.backends().stream().anyMatch(spec.nccl()::serves);
+        if (spec.diagnose() != null) {
+            // a diagnosis moves its own message size over one link per NIC and one striped over all at a time
+            final long bytes = Math.max(largest(b), spec.diagnose().bytes());
+            return options(tcpDirectBytes(bytes, world, nics + 1), world, false, jar);
+        }
         return options(tcp ? tcpDirectBytes(largest(b), world, nics) : DIRECT_BASE, world, nccl, jar);
     }
 

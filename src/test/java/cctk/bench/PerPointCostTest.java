@@ -64,7 +64,7 @@ class PerPointCostTest {
                         }
                     };
                     final RunContext ctx = new RunContext("test", Path.of("t.yaml"), "job1", new RankInfo(comm.rank(),
-                        "host", 1, comm.rank(), 0, "cpu", "default"), dir, Map.of(), hook);
+                        "host", 1, comm.rank(), 0, "cpu", "default"), dir, Map.of(), hook, null);
                     final ExitCode code = new Harness(comm, store, HarnessTest.spec(b), ctx,
                         new PrintWriter(comm.rank() == 0 ? progress : new StringWriter())).run();
                     if (comm.rank() == 0) {

@@ -41,7 +41,7 @@ class RankReductionTest {
     }
 
     @Test
-    void pointStatsKeepTheSlowestMeanItsRankAndTheSlowestOfEveryIteration() {
+    void pointStatsKeepTheSlowestMeanItsRankAndItsOwnIterations() {
         final List<double[]> got = ThreadCommunicator.run(3, ThreadCommunicator.shared(3), comm -> {
             try (RankReduction red = new RankReduction(comm, PointStats.SLOTS + 3)) {
                 final double[][] times = {{1, 5, 0}, {4, 2, 3}, {3, 3, 3}};
@@ -61,8 +61,9 @@ class RankReductionTest {
             assertThat(v[PointStats.DATA_NANOS]).isEqualTo(300);
             assertThat(v[PointStats.DATA_BYTES]).isEqualTo(90);
             final IterationStats s = PointStats.stats(v, PointStats.SLOTS + 3);
-            assertThat(s.minUs()).isEqualTo(3.0);
-            assertThat(s.p99Us()).isEqualTo(5.0);
+            // rank 1's own iterations (4, 2, 3), not the per-iteration maxima over ranks (4, 5, 3)
+            assertThat(s.minUs()).isEqualTo(2.0);
+            assertThat(s.p99Us()).isEqualTo(4.0);
         }
     }
 }
