@@ -207,10 +207,15 @@ def main(out):
     for (sysname, w), c in sorted(carriers.items()):
         print(f"{sysname} W={w}: links carried by {' / '.join(sorted(c))} (result JSON, ranks' nics; none = shared "
               f"memory)")
-    same = all(specs.get(("cctk", w, r)) == specs.get(("cctk-flat", w, r))
-               for (s, w, r) in specs if s == "cctk" and ("cctk-flat", w, r) in specs)
-    print("cctk and cctk-flat settings (result JSON args: sizes, types, iterations, layout, JVM options): "
-          + ("the same" if same else "DIFFER, see the runs' profile_*.json"))
+    pairs = [(w, r) for (s, w, r) in specs if s == "cctk" and ("cctk-flat", w, r) in specs]
+    if pairs:
+        same = all(specs[("cctk", w, r)] == specs[("cctk-flat", w, r)] for w, r in pairs)
+        print("cctk and cctk-flat settings (result JSON args: sizes, types, iterations, layout, JVM options): "
+              + ("the same" if same else "DIFFER, see the runs' profile_*.json") + f" in {len(pairs)} pairs")
+    skipped = os.path.join(out, "not-measured.txt")
+    if os.path.exists(skipped):
+        with open(skipped) as f:
+            print(f.read().strip())
     rounds = sorted({r[0] for r in rs})
     print(f"Rounds: {len(rounds)}; runs: {len(rs)}; failed runs: {sum(1 for r in rs if r[5] != 0)}.")
     if load:

@@ -9,9 +9,11 @@ the local launcher gives each rank). Each sample reads /proc/net/tcp and tcp6 on
 every rank's /proc/PID/fd links; a `socket:[inode]` link is
   store   a TCP socket to or from MASTER_PORT (the rendezvous store rank 0 serves), or listening on it;
   mesh    any other TCP socket: listening (state LISTEN) or a link to a peer;
-  other   a socket that is not TCP (a Unix socket, e.g.; the JVM holds one), or one closed while sampled.
+  unix    a Unix socket (/proc/net/unix; the JVM holds one);
+  gone    a socket in neither table when it was looked up (closed meanwhile, as the ranks close their links).
 Per rank the maximum over the samples of each kind is kept (the mesh's links stay open until the communicator
-closes, so the maximum is what the sweep opened).
+closes, so the maximum is what the sweep opened). Each sample also reads the ranks' resident memory (VmRSS) and
+MemAvailable, to show whether the world fits.
 """
 import json
 import os
@@ -20,6 +22,31 @@ import sys
 import time
 
 LISTEN = "0A"
+
+
+def unix_inodes():
+    out = set()
+    try:
+        with open("/proc/net/unix") as f:
+            next(f)
+            for line in f:
+                p = line.split()
+                if len(p) > 6:
+                    out.add(p[6])
+    except OSError:
+        pass
+    return out
+
+
+def kib(path, key):
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def tcp_table():
@@ -93,12 +120,12 @@ def socket_links(pid):
     return out
 
 
-def count(inodes, master_port, table):
-    c = {"store": 0, "mesh_listen": 0, "mesh_links": 0, "other": 0}
+def count(inodes, master_port, table, unix):
+    c = {"store": 0, "mesh_listen": 0, "mesh_links": 0, "unix": 0, "gone": 0}
     for inode in inodes:
         entry = table.get(inode)
         if entry is None:
-            c["other"] += 1
+            c["unix" if inode in unix else "gone"] += 1
         elif master_port in (entry[1], entry[2]):
             c["store"] += 1
         elif entry[0] == LISTEN:
@@ -112,23 +139,33 @@ def sample(launcher, out, interval):
     best = {}    # rank -> max per kind
     samples = 0
     known = {}
+    rss_max = 0
+    avail_min = None
     while os.path.exists(f"/proc/{launcher}"):
         if samples % 10 == 0 or not known:
             known.update(ranks_of(launcher))
         held = {pid: socket_links(pid) for pid in known}
         table = tcp_table()  # read after the links, so a socket opened meanwhile is in it
+        unix = unix_inodes()
+        rss = 0
         for pid, (rank, port) in list(known.items()):
             if held[pid] is None:
                 continue
-            c = count(held[pid], port, table)
+            c = count(held[pid], port, table, unix)
             c["tcp"] = c["store"] + c["mesh_listen"] + c["mesh_links"]
+            c["rss_kib"] = kib(f"/proc/{pid}/status", "VmRSS")
+            rss += c["rss_kib"]
             b = best.setdefault(rank, dict.fromkeys(c, 0))
             for k, v in c.items():
                 b[k] = max(b[k], v)
+        rss_max = max(rss_max, rss)
+        avail = kib("/proc/meminfo", "MemAvailable")
+        avail_min = avail if avail_min is None else min(avail_min, avail)
         samples += 1
         time.sleep(interval)
     with open(out, "w") as f:
-        json.dump({"samples": samples, "interval_s": interval, "ranks": {str(r): b for r, b in best.items()}}, f)
+        json.dump({"samples": samples, "interval_s": interval, "rss_total_max_kib": rss_max,
+                   "mem_available_min_kib": avail_min, "ranks": {str(r): b for r, b in best.items()}}, f)
 
 
 def stats(vals):
@@ -139,14 +176,18 @@ def stats(vals):
 
 def report(d):
     print("| case | ranks seen | samples | mesh sockets per rank (listening + links), min / median / max | formula "
-          "| matches | of them listening | store sockets per rank | other sockets |")
-    print("|---|---:|---:|---:|---:|---|---:|---:|---:|")
-    for path in sorted(os.path.join(d, n) for n in os.listdir(d) if n.endswith(".json") and n != "cases.json"):
+          "| matches | of them listening | store sockets per rank (rank 0) | unix | gone | rank RSS MiB, max "
+          "| all ranks' RSS, max | MemAvailable, min |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    with open(os.path.join(d, "cases.json")) as f:
+        cases = json.load(f)
+    for case, want in cases.items():
+        path = os.path.join(d, case + ".json")
+        if not os.path.exists(path):
+            print(f"| {case}: {want.get('what', '')} | not sampled | | | | | | | | | | | |")
+            continue
         with open(path) as f:
             doc = json.load(f)
-        case = os.path.basename(path)[:-5]
-        with open(os.path.join(d, "cases.json")) as f:
-            want = json.load(f).get(case, {})
         ranks = doc["ranks"]
         mesh = [b["mesh_listen"] + b["mesh_links"] for b in ranks.values()]
         expected = want.get("formula")
@@ -154,10 +195,14 @@ def report(d):
             "yes" if min(mesh) == max(mesh) == expected else "**no**")
         store = [b["store"] for r, b in ranks.items() if r != "0"]
         store0 = ranks.get("0", {}).get("store")
-        print(f"| {case}: {want.get('what', '')} | {len(ranks)} of {want.get('world', '?')} | {doc['samples']} "
-              f"| {stats(mesh)} | {expected if expected is not None else '-'} {want.get('formula_text', '')} "
-              f"| {ok} | {stats([b['mesh_listen'] for b in ranks.values()])} "
-              f"| {stats(store)} (rank 0: {store0}) | {stats([b['other'] for b in ranks.values()])} |")
+        rss = max((b.get("rss_kib", 0) for b in ranks.values()), default=0) >> 10
+        avail = doc.get("mem_available_min_kib")
+        print(f"| {case}: {want.get('what', '')} (exit {want.get('exit')}) | {len(ranks)} of {want.get('world', '?')} "
+              f"| {doc['samples']} | {stats(mesh)} | {expected if expected is not None else '-'} "
+              f"{want.get('formula_text', '')} | {ok} | {stats([b['mesh_listen'] for b in ranks.values()])} "
+              f"| {stats(store)} ({store0}) | {stats([b['unix'] for b in ranks.values()])} "
+              f"| {stats([b['gone'] for b in ranks.values()])} | {rss} | {doc.get('rss_total_max_kib', 0) >> 10} MiB "
+              f"| {'-' if avail is None else str(avail >> 10) + ' MiB'} |")
 
 
 if __name__ == "__main__":
