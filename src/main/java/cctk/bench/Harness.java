@@ -170,9 +170,12 @@ public final class Harness {
         step.close();
     }
 
-    /** This rank for the header; the NICs that really carry its links replace the spec's list where they differ. */
+    /**
+     * This rank for the header, after the warm-up has connected what the sweep uses: its transports as the communicator
+     * names them, and the NICs that really carry its links in place of the spec's list where they differ.
+     */
     private RankInfo rankInfo() {
-        final RankInfo me = ctx.rank();
+        final RankInfo me = ctx.rank().withTransports(comm.transports());
         final String carriers = comm.carriers();
         if (carriers == null || carriers.equals(me.nics())) {
             return me;

@@ -53,14 +53,15 @@ final class CpuTransports {
         final TcpOptions flat = new TcpOptions(nics, multiHost, deadline, TcpOptions.DEFAULT_SOCKET_BUFFER,
                 prefix + "flat", secret);
         if (FLAT.equals(backend) || tcp.shm() == TcpSettings.Shm.OFF) {
-            return TcpCommunicator.connect(flat, id.rank(), id.worldSize(), store);
+            return new NotedCommunicator(TcpCommunicator.connect(flat, id.rank(), id.worldSize(), store), backend,
+                    null);
         }
         final ShmOptions shm = ShmOptions.local(deadline, prefix + "shm", secret).named(backend);
         if (!multiHost) {
             return ShmCommunicator.connect(shm, id.rank(), id.worldSize(), store);
         }
         if (tcp.algorithm() == TcpSettings.Algorithm.FLAT) {
-            return new NotedCommunicator(TcpCommunicator.connect(flat, id.rank(), id.worldSize(), store),
+            return new NotedCommunicator(TcpCommunicator.connect(flat, id.rank(), id.worldSize(), store), backend,
                     "flat tcp (tcp.algorithm: flat)");
         }
         if (!layout.blocks()) {
@@ -70,7 +71,7 @@ final class CpuTransports {
             if (tcp.algorithm() == TcpSettings.Algorithm.HIERARCHICAL) {
                 throw CctkException.usage("tcp.algorithm is hierarchical, but " + why + ".");
             }
-            return new NotedCommunicator(TcpCommunicator.connect(flat, id.rank(), id.worldSize(), store),
+            return new NotedCommunicator(TcpCommunicator.connect(flat, id.rank(), id.worldSize(), store), backend,
                     "flat tcp: " + why);
         }
         final int perHost = layout.perHost();

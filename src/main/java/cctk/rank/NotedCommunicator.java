@@ -6,23 +6,30 @@ import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 
 /**
- * A communicator whose header line says why it was chosen ("flat tcp: hosts hold 3, 1 ranks; the hierarchical
- * algorithms need the same number on every host, in blocks"): everything else is the wrapped one's.
+ * A communicator under the backend name the spec gave it ({@code tcp-flat}), whose header line says why it was chosen
+ * ("flat tcp: hosts hold 3, 1 ranks; the hierarchical algorithms need the same number on every host, in blocks"):
+ * everything else is the wrapped one's.
  * <b>Note:</b> not threadsafe, as the wrapped communicator.
  */
 final class NotedCommunicator implements Communicator {
 
     private final Communicator c;
+    private final String backend;
     private final String note;
 
-    NotedCommunicator(final Communicator c, final String note) {
+    /** {@code c} named {@code backend}; {@code note} (null: none) goes before its transports. */
+    NotedCommunicator(final Communicator c, final String backend, final String note) {
         this.c = c;
+        this.backend = backend;
         this.note = note;
     }
 
     @Override
     public String transports() {
         final String t = c.transports();
+        if (note == null) {
+            return t;
+        }
         return note + (t == null ? "" : "; " + t);
     }
 
@@ -38,7 +45,7 @@ final class NotedCommunicator implements Communicator {
 
     @Override
     public String backend() {
-        return c.backend();
+        return backend;
     }
 
     @Override

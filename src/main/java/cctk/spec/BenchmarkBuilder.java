@@ -72,7 +72,8 @@ final class BenchmarkBuilder {
                 continue;
             }
             if (!known.contains(name)) {
-                s.problems().expected(v, path, String.join(" or ", known), Suggestions.didYouMean(name, known));
+                s.problems().expected(v, path, String.join(", ", known.subList(0, known.size() - 1)) + " or "
+                    + known.get(known.size() - 1), Suggestions.didYouMean(name, known));
             } else if (out.contains(name)) {
                 s.problems().expected(v, path, "each backend once");
             } else if (nccl.serves(name) && r.gpusPerNode() == 0) {
