@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.bench.EarlyEnd;
 import cctk.comm.Communicator;
 import cctk.comm.Store;
 import cctk.comm.shm.HierarchicalCommunicator;
@@ -57,6 +58,8 @@ final class CpuTransports {
                     null);
         }
         final ShmOptions shm = ShmOptions.local(deadline, prefix + "shm", secret).named(backend);
+        // a rank that halts on a signal or its launcher's death closes nothing: its segment files go all the same
+        EarlyEnd.beforeHalt("shm", ShmCommunicator::releaseFiles);
         if (!multiHost) {
             return ShmCommunicator.connect(shm, id.rank(), id.worldSize(), store);
         }

@@ -82,6 +82,16 @@ public final class ShmCommunicator implements Communicator {
         return StaleSegments.clean(directory);
     }
 
+    /**
+     * For a rank about to halt without closing its communicators (a signal, its launcher gone): unlinks every segment
+     * file this process made that is still in its directory, and removes there the segments of processes that no
+     * longer run (a peer killed before every member had mapped its files). Peers keep what they have mapped. Returns
+     * how many files went; never throws.
+     */
+    public static int releaseFiles() {
+        return SegmentFiles.releaseOwn();
+    }
+
     @Override
     public int rank() {
         return members.rank;
@@ -332,6 +342,10 @@ public final class ShmCommunicator implements Communicator {
         peers.close();
         reducing.close();
         members.close();
+        if (failure != null) {
+            // a peer that died may have left files no member will map now
+            StaleSegments.clean(members.dir);
+        }
     }
 
     private void open() {

@@ -219,6 +219,84 @@ class ShmSegmentsTest {
         assertThat(Files.isSymbolicLink(link)).isTrue();
     }
 
+    /**
+     * A rank about to halt (a signal, its launcher gone) closes nothing: {@link ShmCommunicator#releaseFiles} unlinks
+     * the files it made that are still there (a buffer no peer has mapped yet) and what dead processes left in the
+     * directories it used, and keeps its mappings and other live processes' files.
+     */
+    @Test
+    void aRankAboutToHaltRemovesTheFilesItMadeAndThoseOfDeadProcessesButKeepsItsMappings() throws Exception {
+        final long[] dead = deadProcess();
+        final long self = ProcessHandle.current().pid();
+        final Path[] planted = new Path[2];
+        ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+            comm.barrier(); // connected (member 0 swept the directory then): the control files are gone
+            if (comm.rank() == 0) {
+                planted[0] = SegmentsOnDisk.leave(dir, dead[0], dead[1]);
+                planted[1] = SegmentsOnDisk.leave(dir, self, ProcStat.selfStartTime());
+                final CommBuffer b = comm.allocate(1 << 16); // rank 1 has not mapped it: its file is there
+                final ByteBuffer data = ByteBuffer.allocate(1 << 16);
+                for (int i = 0; i < data.capacity(); i++) {
+                    data.put(i, (byte) i);
+                }
+                b.upload(data, 0);
+                assertThat(ShmWorld.files(dir)).hasSize(3);
+                try {
+                    assertThat(ShmCommunicator.releaseFiles()).as("the buffer's file and the dead process's")
+                            .isEqualTo(2);
+                    assertThat(ShmWorld.files(dir)).containsExactly(planted[1].getFileName().toString());
+                    final ByteBuffer back = ByteBuffer.allocate(1 << 16);
+                    b.download(0, back);
+                    assertThat(back.flip()).as("the mapping outlives the name").isEqualTo(data.clear());
+                    // a thread that goes on until the halt makes no file that would outlive the process
+                    assertThatThrownBy(() -> comm.allocate(1 << 16)).isInstanceOf(CctkException.class)
+                            .hasMessageContaining("this rank is ending");
+                    assertThat(ShmWorld.files(dir)).containsExactly(planted[1].getFileName().toString());
+                } finally {
+                    SegmentFiles.unrelease();
+                }
+            }
+            comm.barrier();
+            return null;
+        });
+        assertThat(ShmWorld.files(dir)).containsExactly(planted[1].getFileName().toString());
+    }
+
+    /** A rank whose group broke (a peer died or left) sweeps, as it closes, what dead processes left. */
+    @Test
+    void aRankWhoseGroupBrokeRemovesWhatDeadProcessesLeftWhenItCloses() throws Exception {
+        final long[] dead = deadProcess();
+        final long self = ProcessHandle.current().pid();
+        final Path[] planted = new Path[2];
+        final List<String> said = ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+            comm.barrier(); // connected: member 0 has swept the directory already
+            if (comm.rank() == 1) {
+                planted[0] = SegmentsOnDisk.leave(dir, dead[0], dead[1]);
+                planted[1] = SegmentsOnDisk.leave(dir, self, ProcStat.selfStartTime());
+                return "left"; // closes: leaves the group
+            }
+            try {
+                comm.barrier();
+                return "no failure";
+            } catch (final CctkException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(said.get(0)).contains("rank 1 left the shared-memory group");
+        assertThat(Files.exists(planted[0])).as("the dead process's segment").isFalse();
+        assertThat(Files.exists(planted[1])).as("a running process's segment").isTrue();
+    }
+
+    /** The pid and start time of a process that ran and is gone. */
+    private static long[] deadProcess() throws Exception {
+        final Process p = new ProcessBuilder("sleep", "600").start();
+        final long start = ProcStat.startTime(p.pid());
+        assertThat(start).as("this test needs /proc").isPositive();
+        p.destroyForcibly();
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        return new long[] {p.pid(), start};
+    }
+
     /** A file with a data segment header naming {@code pid} started at {@code start}. */
     private Path segment(final String name, final long pid, final long start) {
         final MappedByteBuffer m = SegmentFiles.create(dir, name, SegmentHeader.LENGTH + 64);
