@@ -67,8 +67,8 @@ public final class LocalSpecs {
         }
         final String backend = f.backend() == null ? "tcp" : f.backend();
         if (!BACKENDS.contains(backend)) {
-            throw CctkException.usage("--backend: unknown backend '" + backend + "'; without SPEC it is tcp, tcp-flat or nccl"
-                + " (a library under another name needs a spec's nccl.backend_name).");
+            throw CctkException.usage("--backend: unknown backend '" + backend + "'; without SPEC it is tcp, tcp-flat"
+                + " or nccl (a library under another name needs a spec's nccl.backend_name).");
         }
         final List<CollectiveType> colls = named("--collectives", f.collectives(), CollectiveType::bySpecName,
             Arrays.stream(CollectiveType.values()).map(CollectiveType::specName).toList(),

@@ -8,10 +8,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Every wait on a peer's control counter: spin for {@code Tuning.shmSpinMicros} (none where the host's ranks outnumber
  * its cores), then yield, then park with a doubling bound (1 us to 256 us), so ranks that share cores hand theirs over
- * instead of burning it, and ranks with a core each wake at once from the short waits of back-to-back collectives. About every 100 ms a waiting rank checks that the peers it
- * waits on are still there (their "gone" flag, their process); a dead one is named at once ("rank 1 probably
- * died"), a live one that makes no progress when the deadline passes ("rank 2 (not sending)"), in the words of the
- * tcp backend's messages, which {@code cctk.bench.Blame} reads. Allocates nothing unless it throws.
+ * instead of burning it, and ranks with a core each wake at once from the short waits of back-to-back collectives.
+ * About every 100 ms a waiting rank checks that the peers it waits on are still there (their "gone" flag, their
+ * process); a dead one is named at once ("rank 1 probably died"), a live one that makes no progress when the
+ * deadline passes ("rank 2 (not sending)"), in the words of the tcp backend's messages, which
+ * {@code cctk.bench.Blame} reads. Allocates nothing unless it throws.
  * <b>Note:</b> not threadsafe.
  */
 final class Waiter {
