@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,7 +78,13 @@ class ShmProcessesIT {
     void aRankKilledBeforeItsPeersMappedItsBuffersLeavesFilesTheSurvivorsRemove() throws Exception {
         start(List.of(0, 1), 3, 120, "loop");
         start(List.of(2), 3, 120, "hold");
-        awaitReady();
+        // the survivors have allocated their buffers (and mapped what peers had published) before they say ready;
+        // only then does the held rank make its two, which no peer maps: its collectives never come
+        awaitReady(List.of(0, 1));
+        final OutputStream go = ranks.get(2).getOutputStream();
+        go.write("go\n".getBytes(StandardCharsets.UTF_8));
+        go.flush();
+        awaitReady(List.of(2));
         final long held = ranks.get(2).pid();
         assertThat(SegmentsOnDisk.in(dir).stream().filter(g -> g.pid() == held).count())
                 .as("the files of the held rank's last two buffers, which no peer has mapped").isEqualTo(2);
@@ -125,7 +132,16 @@ class ShmProcessesIT {
     }
 
     private void awaitReady() throws Exception {
-        for (final Process p : ranks) {
+        final List<Integer> all = new ArrayList<>();
+        for (int r = 0; r < ranks.size(); r++) {
+            all.add(r);
+        }
+        awaitReady(all);
+    }
+
+    private void awaitReady(final List<Integer> which) throws Exception {
+        for (final int r : which) {
+            final Process p = ranks.get(r);
             final BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
                     StandardCharsets.UTF_8));
             assertThat(out.readLine()).as(() -> stderr(p)).endsWith("ready");
