@@ -51,6 +51,7 @@ final class Blame {
         final Set<Integer> waiting = new TreeSet<>();
         final Map<Integer, Set<String>> nicsOf = new LinkedHashMap<>();
         final Map<Integer, String> secondsOf = new TreeMap<>();
+        final Set<Integer> left = crashed(said, fallback);
         boolean signalled = false; // diagnoses in rank order: the same line whatever order they came in
         for (final Map.Entry<Integer, String> e : new TreeMap<>(said).entrySet()) {
             final String text = e.getValue();
@@ -64,14 +65,16 @@ final class Blame {
                     w.group(2), null);
             }
             final Matcher d = DIED.matcher(text);
-            if (d.find()) {
+            final int gone = d.find() ? Integer.parseInt(d.group(1)) : -1;
+            if (gone >= 0) {
                 waiting.add(e.getKey());
-                lost.add(Integer.parseInt(d.group(1)));
+            }
+            if (gone >= 0 && (left.isEmpty() || left.contains(gone))) {
+                lost.add(gone);
                 final Matcher o = LINK_OVER.matcher(text);
                 if (o.find()) {
                     addNic(nics, down, o.group(1), o.group(3));
-                    addNic(nicsOf.computeIfAbsent(Integer.parseInt(d.group(1)), k -> new LinkedHashSet<>()), down,
-                        o.group(1), null);
+                    addNic(nicsOf.computeIfAbsent(gone, k -> new LinkedHashSet<>()), down, o.group(1), null);
                 }
             }
             final Matcher s = WAITED.matcher(text);
@@ -79,12 +82,7 @@ final class Blame {
                 secondsOf.put(e.getKey(), s.group(1));
             }
         }
-        for (final String text : storeNotices(said, fallback)) {
-            final Matcher left = LEFT_STORE.matcher(text);
-            while (left.find()) {
-                lost.add(Integer.parseInt(left.group(1)));
-            }
-        }
+        lost.addAll(left);
         final String over = nics.isEmpty() ? "" : " over " + String.join(",", nics);
         if (!down.isEmpty()) {
             return "NIC " + String.join(", ", down) + " went down" + during + "; " + waitList(waiters) + over;
@@ -178,6 +176,22 @@ final class Blame {
         return top >= 2 && top > second ? best : null;
     }
 
+    /**
+     * The ranks the store's notice names: their connection to it broke without a goodbye, so they crashed or were
+     * killed (ranks that end on a signal say goodbye first). A rank whose links closed on another only because it
+     * ended after the crash (a node's leader, whose node mate died) is then not the one that died.
+     */
+    private static Set<Integer> crashed(final Map<Integer, String> said, final String fallback) {
+        final Set<Integer> left = new TreeSet<>();
+        for (final String text : storeNotices(said, fallback)) {
+            final Matcher m = LEFT_STORE.matcher(text);
+            while (m.find()) {
+                left.add(Integer.parseInt(m.group(1)));
+            }
+        }
+        return left;
+    }
+
     /** Every text that may carry the store's notice that a rank left: the diagnoses and the fallback cause. */
     private static List<String> storeNotices(final Map<Integer, String> said, final String fallback) {
         final List<String> texts = new ArrayList<>(said.values());
@@ -185,6 +199,21 @@ final class Blame {
             texts.add(fallback);
         }
         return texts;
+    }
+
+    /**
+     * A rank's error with the store's notice added where it tells more (null: none): a rank that lost a peer which
+     * only ended after another crashed (the other node's leader, say) then names the crashed one too.
+     */
+    static String withStoreNotice(final String error, final String notice) {
+        if (notice == null || error.contains(notice)) {
+            return error;
+        }
+        final Matcher left = LEFT_STORE.matcher(notice);
+        if (left.find() && error.contains("rank " + left.group(1) + " probably died")) {
+            return error; // it saw that rank die itself
+        }
+        return error + " The rendezvous store reported before: " + notice;
     }
 
     private static void addNic(final Set<String> nics, final Set<String> down, final String nic, final String host) {

@@ -1,6 +1,8 @@
 package cctk.bench;
 
 import cctk.ExitCode;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ToIntFunction;
 import sun.misc.Signal;
@@ -11,7 +13,9 @@ import sun.misc.Signal;
  * later; the rendered script asks for SIGUSR1 before the time limit ({@code #SBATCH --signal}), see Slurm's
  * sbatch and scancel documentation. On SIGTERM, SIGINT, SIGHUP or SIGUSR1 the process abandons the point it is
  * measuring, lets the running sweep (the stopper {@link Harness} registers) write its final files with the
- * cause, and exits with {@link ExitCode#FAILED}: the run did not complete.
+ * cause, and exits with {@link ExitCode#FAILED}: the run did not complete. Before the process halts, what it
+ * registered with {@link #beforeHalt} runs (it says goodbye to the rendezvous store, so that the store does not
+ * report it as crashed, and removes its shared-memory files): a halt skips shutdown hooks and try-with-resources.
  * <b>Note:</b> threadsafe; one per process (static).
  */
 public final class EarlyEnd {
@@ -22,6 +26,7 @@ public final class EarlyEnd {
     private static volatile String who = "cctk";
     private static volatile boolean warned;
     private static boolean installed;
+    private static final Map<String, Runnable> BEFORE_HALT = new ConcurrentHashMap<>();
 
     private EarlyEnd() {
     }
@@ -48,6 +53,29 @@ public final class EarlyEnd {
      */
     static void stopper(final ToIntFunction<String> s) {
         stopper = s;
+    }
+
+    /**
+     * Runs {@code action} just before this process halts early (a signal, its launcher gone), once; registering
+     * another action under the same {@code name} replaces it. Actions must be quick and must not wait on peers.
+     */
+    public static void beforeHalt(final String name, final Runnable action) {
+        BEFORE_HALT.put(name, action);
+    }
+
+    /** Runs the {@link #beforeHalt} actions (each once; a failing one does not stop the others), then halts. */
+    public static void halt(final int code) {
+        for (final String name : BEFORE_HALT.keySet()) {
+            final Runnable action = BEFORE_HALT.remove(name);
+            try {
+                if (action != null) {
+                    action.run();
+                }
+            } catch (RuntimeException | Error e) {
+                // halting anyway: what is left, a later run cleans up
+            }
+        }
+        Runtime.getRuntime().halt(code);
     }
 
     /** The words of a result file's Incomplete line for a signal ({@code USR1}, {@code TERM}, ...). */
@@ -92,7 +120,7 @@ public final class EarlyEnd {
             System.err.println("cctk: " + who + (code == ExitCode.FAILED.code() ? " stopped early: " + cause
                 : " ended " + how + " after a fault") + "; exit code " + code + ".");
             System.err.flush();
-            Runtime.getRuntime().halt(code);
+            halt(code);
         }
     }
 }

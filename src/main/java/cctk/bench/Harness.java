@@ -146,7 +146,10 @@ public final class Harness {
             current = null;
         } catch (RuntimeException | Error e) {
             final SweepPlan.Point at = current;
-            final String error = e.getMessage() == null ? e.toString() : e.getMessage();
+            // the store's notice (taken now, when the fault is seen) names a rank that crashed before: the peer this
+            // rank lost may only have ended after it
+            final String error = Blame.withStoreNotice(e.getMessage() == null ? e.toString() : e.getMessage(),
+                store.failure());
             endByFault(error, at, e instanceof CctkException ce ? ce.exitCode() : ExitCode.INTERNAL);
             if (e instanceof CctkException ce && at != null) {
                 throw new CctkException(ce.exitCode(), error + " (cctk was measuring " + at.describe() + ")", ce);
@@ -170,9 +173,12 @@ public final class Harness {
         step.close();
     }
 
-    /** This rank for the header; the NICs that really carry its links replace the spec's list where they differ. */
+    /**
+     * This rank for the header, after the warm-up has connected what the sweep uses: its transports as the communicator
+     * names them, and the NICs that really carry its links in place of the spec's list where they differ.
+     */
     private RankInfo rankInfo() {
-        final RankInfo me = ctx.rank();
+        final RankInfo me = ctx.rank().withTransports(comm.transports());
         final String carriers = comm.carriers();
         if (carriers == null || carriers.equals(me.nics())) {
             return me;
@@ -198,13 +204,21 @@ public final class Harness {
 
     /** EarlyEnd's stopper: a signal ended the sweep; returns the process's exit code. */
     private int stopBySignal(final String cause) {
+        // Slurm ends a step whose task crashed (--kill-on-bad-exit): then the store's notice, already there when the
+        // signal comes, names the crashed rank, which ranks that never talk to it directly did not see
+        final String notice = store.failure();
+        final String mine = Blame.withStoreNotice(Blame.STOPPED + cause, notice);
+        if (notice != null) {
+            progress.println("cctk: rank " + comm.rank() + ": stopped by a signal; " + notice);
+            progress.flush();
+        }
         if (comm.rank() != 0) {
-            exchange.postBounded(FAULT_KEY, Blame.STOPPED + cause, SIGNAL_MILLIS);
+            exchange.postBounded(FAULT_KEY, mine, SIGNAL_MILLIS);
             return ExitCode.FAILED.code();
         }
         synchronized (ending) {
             if (!ended) {
-                final String line = blame(Blame.STOPPED + cause, current, cause, SIGNAL_MILLIS);
+                final String line = blame(mine, current, cause, SIGNAL_MILLIS);
                 final List<java.nio.file.Path> paths = finish(line, ExitCode.FAILED);
                 if (!paths.isEmpty()) {
                     progress.println("cctk: rank 0 wrote " + paths.get(0) + " and its .csv and .json; Incomplete: "

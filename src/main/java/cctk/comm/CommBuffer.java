@@ -20,4 +20,20 @@ public interface CommBuffer {
 
     /** Copies {@code dst.remaining()} bytes from this buffer at {@code offset} into {@code dst}; not timed. */
     void download(long offset, ByteBuffer dst);
+
+    /**
+     * The host memory this buffer lies in, so that a backend can run on another backend's buffers without a copy
+     * (the leaders of a hierarchical communicator run tcp straight on the node's shared memory): a direct,
+     * little-endian ByteBuffer over the whole allocation, the same object for the buffer and every slice of it; null
+     * where the memory is not the host's (a GPU's). Whoever runs on it must {@link Communicator#forget} it before its
+     * owner frees it.
+     */
+    default ByteBuffer hostMemory() {
+        return null;
+    }
+
+    /** Where this buffer starts in {@link #hostMemory()}, in bytes. */
+    default long hostOffset() {
+        return 0;
+    }
 }

@@ -28,6 +28,14 @@ public interface Communicator extends AutoCloseable {
         // heap memory: the collector frees it
     }
 
+    /**
+     * Forgets what this communicator keeps about {@code buffer}, another communicator's buffer it ran on through
+     * {@link CommBuffer#hostMemory} and which is about to be freed (views of its memory must not outlive it).
+     */
+    default void forget(final CommBuffer buffer) {
+        // keeps nothing
+    }
+
     /** recv = op over ranks of send; {@code count} elements. send == recv is in-place. */
     void allReduce(CommBuffer send, CommBuffer recv, long count, DType type, ReduceOp op);
 
@@ -69,6 +77,15 @@ public interface Communicator extends AutoCloseable {
      * the backend does not know (the device's own transports).
      */
     default String carriers() {
+        return null;
+    }
+
+    /**
+     * What carries this rank's traffic, for its header line, the way NCCL's log names SHM, P2P and NET: e.g.
+     * "shm to ranks 1-3" or "shm to rank 1; tcp over eth0,eth1 to rank 2 (leaders)"; null when the backend does not
+     * know (the device's own transports). Connections made on first use are named once they are made.
+     */
+    default String transports() {
         return null;
     }
 

@@ -25,6 +25,14 @@ public interface Store extends AutoCloseable {
     /** Returns once every rank of the world has called {@code barrier} with the same name. */
     void barrier(String name);
 
+    /**
+     * Why the store failed, as its server said it to every rank (e.g. "rank 3 (host node2) disconnected from the
+     * rendezvous store: it exited or crashed."), or null while it works. A store that cannot fail returns null.
+     */
+    default String failure() {
+        return null;
+    }
+
     @Override
     void close();
 }

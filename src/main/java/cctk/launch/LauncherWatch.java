@@ -63,7 +63,7 @@ public final class LauncherWatch {
             } catch (final InterruptedException e) {
                 // halt anyway
             }
-            Runtime.getRuntime().halt(ExitCode.ENVIRONMENT.code());
+            EarlyEnd.halt(ExitCode.ENVIRONMENT.code());
         }, "cctk-launcher-halt");
         // as a signal would: a running sweep writes its final files with this cause, then the process halts
         EarlyEnd.stop("launcher gone: the cctk run or cctk demo (pid " + launcher + ") that started the ranks"
@@ -73,7 +73,7 @@ public final class LauncherWatch {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        Runtime.getRuntime().halt(ExitCode.ENVIRONMENT.code());
+        EarlyEnd.halt(ExitCode.ENVIRONMENT.code());
     }
 
     private static void daemon(final Runnable r, final String name) {

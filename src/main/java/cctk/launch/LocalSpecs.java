@@ -34,13 +34,13 @@ public final class LocalSpecs {
     /** The job name of a run from flags; its results go to {@code results/run} unless {@code --output} says. */
     public static final String JOB_NAME = "run";
     /** The backends a run from flags may name. */
-    public static final List<String> BACKENDS = List.of("tcp", "nccl");
+    public static final List<String> BACKENDS = List.of("tcp", "tcp-flat", "nccl");
 
     /**
      * What the flags say; null or empty means the spec's default.
      *
      * @param nproc       world sizes (default: 2)
-     * @param backend     tcp or nccl (default: tcp)
+     * @param backend     tcp, tcp-flat or nccl (default: tcp)
      * @param collectives spec names (default: all)
      * @param sizes       spec sizes: {@code 4MiB}, {@code 1KB}, or a number of elements (default: 1 MiB)
      * @param dtypes      type names (default: float32)
@@ -67,8 +67,8 @@ public final class LocalSpecs {
         }
         final String backend = f.backend() == null ? "tcp" : f.backend();
         if (!BACKENDS.contains(backend)) {
-            throw CctkException.usage("--backend: unknown backend '" + backend + "'; without SPEC it is tcp or nccl"
-                + " (a library under another name needs a spec's nccl.backend_name).");
+            throw CctkException.usage("--backend: unknown backend '" + backend + "'; without SPEC it is tcp, tcp-flat"
+                + " or nccl (a library under another name needs a spec's nccl.backend_name).");
         }
         final List<CollectiveType> colls = named("--collectives", f.collectives(), CollectiveType::bySpecName,
             Arrays.stream(CollectiveType.values()).map(CollectiveType::specName).toList(),

@@ -11,9 +11,8 @@ import cctk.comm.Communicator;
 import cctk.comm.Store;
 import cctk.comm.nccl.NcclConfig;
 import cctk.comm.nccl.NcclSetup;
-import cctk.comm.tcp.TcpCommunicator;
-import cctk.comm.tcp.TcpOptions;
 import cctk.spec.JobSpec;
+import cctk.spec.TcpSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -40,9 +39,16 @@ public final class Backends implements RankMain.BackendRun {
             return new NcclBackendRun(env).run(backend, id, store, spec, context);
         }
         final Duration deadline = Duration.ofSeconds(spec.benchmark().timeoutSeconds());
-        try (Communicator comm = connect(backend, id, store, spec.resources().nics(), deadline)) {
-            return new Harness(comm, store, spec, context).sweep();
+        final SweepResult result;
+        try (Communicator comm = connect(backend, id, store, spec.resources().nics(), deadline, spec.tcp())) {
+            result = new Harness(comm, store, spec, context).sweep();
         }
+        // every rank has closed: nobody reads the backend's keys (endpoints, hosts, shared-memory cards) any more
+        store.barrier("closed/" + backend);
+        if (id.rank() == 0) {
+            store.drop(CpuTransports.prefix(backend, id.worldSize()));
+        }
+        return result;
     }
 
     /**
@@ -53,11 +59,15 @@ public final class Backends implements RankMain.BackendRun {
      */
     public Communicator connect(final String backend, final RankIdentity id, final Store store,
                                 final List<String> nics, final Duration deadline) {
-        if ("tcp".equals(backend)) {
-            final boolean multiNode = id.nodes().stream().distinct().count() > 1;
-            final TcpOptions options = new TcpOptions(nics, multiNode, deadline, TcpOptions.DEFAULT_SOCKET_BUFFER,
-                    "w" + id.worldSize(), Rendezvous.secret(env));
-            return TcpCommunicator.connect(options, id.rank(), id.worldSize(), store);
+        return connect(backend, id, store, nics, deadline, TcpSettings.DEFAULT);
+    }
+
+    /** {@link #connect(String, RankIdentity, Store, List, Duration)} with the spec's {@code tcp:} section. */
+    public Communicator connect(final String backend, final RankIdentity id, final Store store,
+                                final List<String> nics, final Duration deadline, final TcpSettings tcp) {
+        if ("tcp".equals(backend) || CpuTransports.FLAT.equals(backend)) {
+            return new CpuTransports(Rendezvous.secret(env), HostLayout.hostKey(Rendezvous.localHostName(env)))
+                    .connect(backend, id, store, nics, deadline, tcp);
         }
         if ("nccl".equals(backend)) {
             // the spec-less path (cctk demo): default nccl options
@@ -66,7 +76,7 @@ public final class Backends implements RankMain.BackendRun {
                     NcclConfig.DEFAULT.devices(), NcclConfig.DEFAULT.timing()), deadline, env));
         }
         throw new CctkException(ExitCode.ENVIRONMENT, "backend '" + backend + "' is not available in this build of"
-                + " cctk; the backends it has are: tcp, and nccl (or the name nccl.backend_name gives it).");
+                + " cctk; the backends it has are: tcp, tcp-flat, and nccl (or the name nccl.backend_name gives it).");
     }
 
     /** The nccl communicator's configuration: the spec's part, and the environment's all-to-all choice. */

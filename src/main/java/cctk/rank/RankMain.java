@@ -83,6 +83,9 @@ public final class RankMain {
         ExitCode worst = ExitCode.OK;
         try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), Rendezvous.localHostName(env), timeout,
                 this::note)) {
+            // stopped by a signal, this rank leaves the store as one that said goodbye: the store's notice that a
+            // rank disconnected then always means one that crashed or was killed
+            cctk.bench.EarlyEnd.beforeHalt("store", store::farewell);
             if (id.rank() == 0) {
                 out.println(id.describe());
             }

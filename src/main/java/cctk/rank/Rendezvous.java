@@ -81,6 +81,19 @@ public final class Rendezvous implements Store {
     }
 
     @Override
+    public String failure() {
+        return client.failure();
+    }
+
+    /**
+     * Says goodbye to the store at once, without waiting for anyone: for a process about to halt (a signal), so
+     * that the store records this rank as gone, not as crashed, and names no dead rank for it.
+     */
+    public void farewell() {
+        client.close();
+    }
+
+    @Override
     public void set(final String key, final byte[] value) {
         client.set(key, value);
     }

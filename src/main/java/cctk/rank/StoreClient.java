@@ -133,6 +133,12 @@ public final class StoreClient implements Store {
         }
     }
 
+    /** Why the store failed (pushed by rank 0, or rank 0 gone), or null while it works. */
+    @Override
+    public String failure() {
+        return failure;
+    }
+
     @Override
     public void set(final String key, final byte[] value) {
         call(new StoreFrame.Builder().putString(key).putBytes(value), Type.SET, "set '" + key + "'");

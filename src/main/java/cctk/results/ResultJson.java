@@ -167,7 +167,7 @@ public final class ResultJson {
                     && rank < Column.MAX_WORLD && m.get("host") instanceof String host) {
                     out.add(new RankInfo(rank.intValue(), Printable.of(host), m.get("pid") instanceof Long p ? p : 0,
                         small(m.get("local_rank")), small(m.get("node")), Printable.of(str(m.get("device"))),
-                        Printable.of(str(m.get("nics")))));
+                        Printable.of(str(m.get("nics"))), Printable.of(str(m.get("transports")))));
                 }
             }
         }

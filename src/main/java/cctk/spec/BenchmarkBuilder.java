@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 /** Checks the {@code benchmark:} section and builds {@link Benchmark}, with its defaults. */
 final class BenchmarkBuilder {
 
-    static final List<String> BACKENDS = List.of("tcp", "nccl");
+    /** {@code tcp}: the CPU backend as the {@code tcp:} section says; {@code tcp-flat}: TCP between every pair. */
+    static final List<String> BACKENDS = List.of("tcp", "tcp-flat", "nccl");
     private static final Pattern DURATION = Pattern.compile("([1-9][0-9]{0,6})(s|m|h)");
     private static final int MAX_TIMEOUT = 86_400;
     private static final int MAX_JIT_WARMUP = 600;
@@ -71,16 +72,18 @@ final class BenchmarkBuilder {
                 continue;
             }
             if (!known.contains(name)) {
-                s.problems().expected(v, path, String.join(" or ", known), Suggestions.didYouMean(name, known));
+                s.problems().expected(v, path, String.join(", ", known.subList(0, known.size() - 1)) + " or "
+                    + known.get(known.size() - 1), Suggestions.didYouMean(name, known));
             } else if (out.contains(name)) {
                 s.problems().expected(v, path, "each backend once");
             } else if (nccl.serves(name) && r.gpusPerNode() == 0) {
-                s.problems().expected(v, path, "tcp, because " + name + " needs GPUs (resources.gpus_per_node is 0)");
+                s.problems().expected(v, path, "tcp or tcp-flat, because " + name + " needs GPUs"
+                        + " (resources.gpus_per_node is 0)");
             } else {
                 out.add(name);
             }
         }
-        emptyList(s, "backends", raw, "at least one backend (tcp or nccl)");
+        emptyList(s, "backends", raw, "at least one backend (tcp, tcp-flat or nccl)");
         return out.isEmpty() ? List.of("tcp") : List.copyOf(out);
     }
 

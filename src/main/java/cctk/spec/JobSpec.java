@@ -20,27 +20,38 @@ import java.util.Map;
  * @param nccl      how the nccl backend runs ({@link NcclOptions#DEFAULT} without an {@code nccl:} section)
  * @param diagnose  the {@code diagnose:} section, or null: with it the job diagnoses the cluster instead of running
  *                  the benchmark sweep
+ * @param tcp       which transports the CPU backend {@code tcp} uses ({@link TcpSettings#DEFAULT} without a
+ *                  {@code tcp:} section)
  */
 public record JobSpec(Path source, Job job, Cluster cluster, Resources resources,
                       Map<String, String> ncclEnv, Map<String, String> env, Benchmark benchmark,
-                      List<Reference> references, NcclOptions nccl, Diagnose diagnose) {
+                      List<Reference> references, NcclOptions nccl, Diagnose diagnose, TcpSettings tcp) {
+
+    /** A spec with the default tcp section. */
+    public JobSpec(final Path source, final Job job, final Cluster cluster, final Resources resources,
+                   final Map<String, String> ncclEnv, final Map<String, String> env, final Benchmark benchmark,
+                   final List<Reference> references, final NcclOptions nccl, final Diagnose diagnose) {
+        this(source, job, cluster, resources, ncclEnv, env, benchmark, references, nccl, diagnose,
+                TcpSettings.DEFAULT);
+    }
 
     /** A spec without a {@code diagnose:} section. */
     public JobSpec(final Path source, final Job job, final Cluster cluster, final Resources resources,
                    final Map<String, String> ncclEnv, final Map<String, String> env, final Benchmark benchmark,
                    final List<Reference> references, final NcclOptions nccl) {
-        this(source, job, cluster, resources, ncclEnv, env, benchmark, references, nccl, null);
+        this(source, job, cluster, resources, ncclEnv, env, benchmark, references, nccl, null, TcpSettings.DEFAULT);
     }
 
     /** A spec with the default nccl section. */
     public JobSpec(final Path source, final Job job, final Cluster cluster, final Resources resources,
                    final Map<String, String> ncclEnv, final Map<String, String> env, final Benchmark benchmark,
                    final List<Reference> references) {
-        this(source, job, cluster, resources, ncclEnv, env, benchmark, references, NcclOptions.DEFAULT, null);
+        this(source, job, cluster, resources, ncclEnv, env, benchmark, references, NcclOptions.DEFAULT, null,
+                TcpSettings.DEFAULT);
     }
 
     /** This spec with {@code d} as its {@code diagnose:} section (null: none). */
     public JobSpec withDiagnose(final Diagnose d) {
-        return new JobSpec(source, job, cluster, resources, ncclEnv, env, benchmark, references, nccl, d);
+        return new JobSpec(source, job, cluster, resources, ncclEnv, env, benchmark, references, nccl, d, tcp);
     }
 }

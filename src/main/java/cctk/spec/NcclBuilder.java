@@ -19,9 +19,9 @@ final class NcclBuilder {
     static NcclOptions build(final Section s) {
         final NcclOptions d = NcclOptions.DEFAULT;
         String name = s.string("backend_name", d.backendName());
-        if (!NAME.matcher(name).matches() || "tcp".equals(name)) {
+        if (!NAME.matcher(name).matches() || BenchmarkBuilder.BACKENDS.contains(name) && !"nccl".equals(name)) {
             s.problems().expected(s.get("backend_name"), s.keyPath("backend_name"),
-                    "a backend name of lower-case letters, digits, '_' and '-' (not tcp), e.g. ncclx");
+                    "a backend name of lower-case letters, digits, '_' and '-' (not tcp or tcp-flat), e.g. ncclx");
             name = d.backendName();
         }
         final String library = s.string("library", null);
@@ -66,7 +66,7 @@ final class NcclBuilder {
         return t.equals("true") || t.equals("yes") || t.equals("on") || t.equals("y");
     }
 
-    private static <E extends Enum<E>> E choice(final Section s, final String key, final E[] values,
+    static <E extends Enum<E>> E choice(final Section s, final String key, final E[] values,
                                                 final E fallback) {
         final String text = s.string(key, null);
         if (text == null) {

@@ -53,7 +53,7 @@ final class ReferenceBuilder {
         }
         final String backend = s.string("backend", null);
         if (backend != null && !BenchmarkBuilder.BACKENDS.contains(backend)) {
-            s.problems().expected(s.get("backend"), s.keyPath("backend"), "tcp or nccl",
+            s.problems().expected(s.get("backend"), s.keyPath("backend"), "tcp, tcp-flat or nccl",
                     Suggestions.didYouMean(backend, BenchmarkBuilder.BACKENDS));
         }
         final String typeName = s.string("dtype", null);

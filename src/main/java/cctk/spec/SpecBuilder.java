@@ -39,13 +39,15 @@ final class SpecBuilder {
         final Map<String, String> nccl = ncclEnv(ncclSection);
         final Map<String, String> env = env(top.section("env"));
         final NcclOptions ncclOptions = NcclBuilder.build(top.section("nccl"));
+        final TcpSettings tcp = TcpBuilder.build(top.section("tcp"));
         debugSetOnce(ncclSection, nccl, ncclOptions);
         final Benchmark benchmark = BenchmarkBuilder.build(top.section("benchmark"), resources, resourcesOk,
                 ncclOptions);
         final List<Reference> references = ReferenceBuilder.build(top);
         final Diagnose diagnose = DiagnoseBuilder.build(top);
         top.finish();
-        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark, references, ncclOptions, diagnose);
+        return new JobSpec(file, job, cluster, resources, nccl, env, benchmark, references, ncclOptions, diagnose,
+                tcp);
     }
 
     private static Job job(final Section s, final Path file) {

@@ -40,6 +40,10 @@ public final class SpecWriter {
         top.add(entry("benchmark", benchmark(spec.benchmark())));
         top.add(entry("references", references(spec.references())));
         top.add(entry("nccl", nccl(spec.nccl())));
+        final List<NodeTuple> tcp = new ArrayList<>();
+        put(tcp, "shm", spec.tcp().shm().specName());
+        put(tcp, "algorithm", spec.tcp().algorithm().specName());
+        top.add(entry("tcp", map(tcp)));
         if (spec.diagnose() != null) {
             top.add(entry("diagnose", diagnose(spec.diagnose())));
         }

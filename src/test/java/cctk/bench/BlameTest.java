@@ -67,6 +67,48 @@ class BlameTest {
     }
 
     @Test
+    void aRankOfTheOtherNodeThatDiedIsNamedNotTheLeaderThatEndedAfterIt() {
+        // hierarchical, kill -9 of rank 3: only its node's leader, rank 2, saw it die (in shared memory); rank 0 lost
+        // rank 2's TCP links when rank 2 ended, after the store had reported rank 3 gone without a goodbye
+        final String notice = "rank 3 (host node2) disconnected from the rendezvous store: it exited or crashed.";
+        final String mine = Blame.withStoreNotice("rank 0: rank 2 (10.10.1.2:4000) over eth0 closed the connection"
+            + " during all_reduce; rank 2 probably died. The job cannot continue.", notice);
+        assertThat(mine).endsWith(" The rendezvous store reported before: " + notice);
+        assertThat(Blame.of(4, Map.of(0, mine), AT, mine)).isEqualTo("rank 3 died (its connections closed) during " + AT);
+        // without the store's notice the leader is all rank 0 saw
+        assertThat(Blame.of(4, Map.of(0, "rank 0: rank 2 (10.10.1.2:4000) over eth0 closed the connection during"
+            + " all_reduce; rank 2 probably died."), AT, "x")).isEqualTo("rank 2 died (its connections closed) during "
+            + AT + " over eth0");
+    }
+
+    @Test
+    void aCrashThatMadeSlurmEndTheStepIsNamedNotTheSignal() {
+        // srun --kill-on-bad-exit: SIGTERM reached rank 0 before any peer's diagnosis, after the store's notice
+        final String notice = "rank 3 (host node2) disconnected from the rendezvous store: it exited or crashed.";
+        final String cause = "cancelled: SIGTERM (scancel, or Slurm ending the job or step)";
+        final String mine = Blame.withStoreNotice(Blame.STOPPED + cause, notice);
+        assertThat(Blame.of(4, Map.of(0, mine), AT, cause)).isEqualTo("rank 3 died (its connections closed) during "
+            + AT);
+        // a signal with no crashed rank keeps its cause
+        assertThat(Blame.of(4, Map.of(0, Blame.STOPPED + cause), AT, cause)).isEqualTo(cause + " during " + AT
+            + "; ranks 1, 2, 3 said nothing (died or stalled)");
+    }
+
+    @Test
+    void theStoreNoticeIsAddedOnlyWhereItTellsMore() {
+        final String notice = "rank 1 (host node1) disconnected from the rendezvous store: it exited or crashed.";
+        assertThat(Blame.withStoreNotice("x", null)).isEqualTo("x");
+        assertThat(Blame.withStoreNotice(notice, notice)).isEqualTo(notice);
+        final String saw = "rank 0: rank 1 (process 42) is gone during reduce of 4096 bytes of float32 in shared"
+            + " memory; rank 1 probably died. The job cannot continue.";
+        assertThat(Blame.withStoreNotice(saw, notice)).as("it saw rank 1 die itself").isEqualTo(saw);
+        final String other = "rank 3: rank 2 left the shared-memory group during reduce in shared memory; rank 2"
+            + " probably died. The job cannot continue.";
+        assertThat(Blame.withStoreNotice(other, notice)).isEqualTo(other + " The rendezvous store reported before: "
+            + notice);
+    }
+
+    @Test
     void aNicDownOnOneHostIsNamed() {
         final String line = Blame.of(2, Map.of(
             0, "rank 0 waited 8.0 s without progress during all_gather for rank 1 (not sending) over eth1; the",

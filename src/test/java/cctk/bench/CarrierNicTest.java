@@ -55,7 +55,7 @@ class CarrierNicTest {
                   cpus_per_task: 1
                   nics: [%s]
                 benchmark:
-                  backends: [tcp]
+                  backends: [tcp-flat]
                   tasks: [2]
                   collectives: [all_reduce]
                   sizes: [4KiB]

@@ -168,7 +168,7 @@ class EarlyEndTest {
             final Matcher line = Pattern.compile("# Incomplete: (.*)").matcher(text);
             assertThat(line.find()).as(text).isTrue();
             final String blame = "rank 2 stalled \\(ranks 0, 1 waited [0-9.]+ s for it\\)"
-                    + " during all_(reduce float32 sum|gather float32) [0-9]+ B over lo";
+                    + " during all_(reduce float32 sum|gather float32) [0-9]+ B( over lo| in shared memory)?";
             final boolean named = line.group(1).matches(blame);
             TALLY.record("SIGSTOP of rank 2 of 3", named && code == 3 ? AdversarialTally.Outcome.HANDLED
                     : code != 3 ? AdversarialTally.Outcome.WRONG_EXIT_CODE : AdversarialTally.Outcome.CLEAR_ERROR);

@@ -44,4 +44,34 @@ class RunEnvironmentTest {
             assertThat(text).contains("\"-Xmx257m\"", "\"-XX:MaxDirectMemorySize=65m\"", "\"-XX:+UseSerialGC\"");
         }
     }
+
+    @Test
+    void ranksOfOneMachineTalkThroughSharedMemoryAndTheHeaderSaysSo() throws Exception {
+        final Path spec = dir.resolve("shm.yaml");
+        Files.writeString(spec, "job: {name: shm, output_dir: " + dir.resolve("out") + "}\n"
+            + "resources: {nodes: 1, tasks_per_node: 2}\n"
+            + "benchmark: {backends: [tcp, tcp-flat], tasks: [2], collectives: [all_reduce, all_gather],"
+            + " sizes: [4KiB], warmup: 1, iters: 2, check_iters: 1}\n");
+        final StringWriter out = new StringWriter();
+        final StringWriter err = new StringWriter();
+        final int code = Main.run(new PrintWriter(out), new PrintWriter(err), "run", spec.toString());
+        assertThat(code).as(out + "\n" + err).isZero();
+        final Path shm = only(dir.resolve("out"), "profile_tcp_world2_");
+        final Path flat = only(dir.resolve("out"), "profile_tcp-flat_world2_");
+        assertThat(Files.readString(shm)).contains("\"transports\": \"shm to rank 1 (zero-copy;",
+            "\"transports\": \"shm to rank 0 (zero-copy;");
+        assertThat(Files.readString(flat)).containsPattern("\"transports\": \"tcp over [a-z0-9]+ to rank 1")
+            .doesNotContain("shm to");
+        assertThat(Files.readString(Path.of(shm.toString().replace(".json", ".txt"))))
+            .containsPattern("# Rank 1 rank 1 host .* transports shm to rank 0 \\(zero-copy;");
+    }
+
+    private static Path only(final Path dir, final String prefix) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(prefix) && p.toString().endsWith(".json"))
+                .reduce((a, b) -> {
+                    throw new AssertionError("two result files start with " + prefix + ": " + a + ", " + b);
+                }).orElseThrow(() -> new AssertionError("no result file starts with " + prefix + " in " + dir));
+        }
+    }
 }

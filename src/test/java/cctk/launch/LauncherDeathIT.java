@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.AdversarialTally;
 import cctk.AdversarialTally.Outcome;
+import cctk.comm.shm.SegmentsOnDisk;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
@@ -20,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A launcher killed outright (SIGKILL: no shutdown hook runs) must not leave its ranks running to the end of
- * their sweep as orphans of PID 1: they notice within a second and stop. Real processes: {@code cctk run} of a
- * sweep far longer than the test, and {@code cctk demo}.
+ * their sweep as orphans of PID 1: they notice within a second and stop, and leave none of the shared-memory
+ * segments they made (two ranks on one host run the CPU backend through /dev/shm). Real processes: {@code cctk run}
+ * of a sweep far longer than the test, and {@code cctk demo}.
  */
 @Tag("slow")
 @Timeout(120)
@@ -77,6 +81,8 @@ class LauncherDeathIT {
     private void killLauncherOnceRanksRun(final String what, final List<String> command, final String started)
             throws Exception {
         final Path log = dir.resolve("launcher.log");
+        final Set<Path> before = new HashSet<>();
+        SegmentsOnDisk.in(SegmentsOnDisk.DEFAULT).forEach(g -> before.add(g.path()));
         final Process launcher = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
                 .start();
         try {
@@ -94,6 +100,11 @@ class LauncherDeathIT {
             TALLY.record("SIGKILL of " + what, orphans ? Outcome.HANG : Outcome.HANDLED);
             assertThat(orphans).as("%s: rank processes %s still alive %s after the launcher's SIGKILL; log:%n%s",
                     what, ranks, LIMIT, Files.readString(log)).isFalse();
+            final List<Long> pids = ranks.stream().map(ProcessHandle::pid).toList();
+            final List<SegmentsOnDisk.Segment> left = SegmentsOnDisk.in(SegmentsOnDisk.DEFAULT).stream()
+                    .filter(g -> pids.contains(g.pid()) || g.pid() < 0 && !before.contains(g.path())).toList();
+            System.out.printf("%s: segments of ranks %s left in %s: %s%n", what, pids, SegmentsOnDisk.DEFAULT, left);
+            assertThat(left).as("%s: shared-memory segments the ranks left", what).isEmpty();
         } finally {
             launcher.descendants().forEach(ProcessHandle::destroyForcibly);
             launcher.destroyForcibly();

@@ -34,7 +34,8 @@ class ResultFormatTest {
         args.put("iters", 20L);
         args.put("sizes", List.of("4 B", "1073741824 B"));
         args.put("nested", Map.of("spread", 4.5));
-        final List<RankInfo> ranks = List.of(new RankInfo(0, "nid001", 4242, 0, 0, "cpu", "hsn0,lo (spec: hsn0)"),
+        final List<RankInfo> ranks = List.of(new RankInfo(0, "nid001", 4242, 0, 0, "cpu", "hsn0,lo (spec: hsn0)",
+            "node 0 of 2: shm to rank 1 (zero-copy; 2 segments, 8 MiB in /dev/shm); tcp over hsn0 to rank 2 (leaders)"),
             new RankInfo(1, "nid002", Long.MAX_VALUE, 0, 1, "gpu 0 \"NVIDIA A100, 40GB\"", "hsn0"));
         final List<Reference> refs = List.of(new Reference("all_reduce", "tcp", "float32", 1L << 20, Long.MAX_VALUE,
             80.5, 0.9), new Reference("all_gather", null, null, 0, 1L << 30, 1e-3, 1.0));

@@ -3,6 +3,7 @@ package cctk.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.AdversarialTally;
+import cctk.comm.shm.SegmentsOnDisk;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,9 +12,12 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,6 +37,13 @@ import org.junit.jupiter.api.io.TempDir;
  * a job at its time limit (Slurm checks limits about every 30 s, so that one takes up to 2 minutes), kill -9 and
  * SIGSTOP of one rank, and eth1 down on node2. Each asserts the final files keep every row measured before the
  * fault, a true Incomplete line naming the rank or NIC and the collective, and cctk's code as the job's ExitCode.
+ * <p>
+ * 2 nodes x 2 tasks run the CPU backend hierarchically: shared memory inside a node, TCP between the leaders (ranks
+ * 0 and 2). So the faults hit ranks whose peers wait on them in shared memory: rank 1 (rank 0's node mate), rank 2
+ * (the other node's leader) and rank 3 (whose death or stall only rank 2 sees directly; ranks 0 and 1 learn of it
+ * through the leaders), and one node of 4 ranks runs shared memory alone. After every job no segment its ranks made
+ * is left in /dev/shm (the netns nodes share it), and a segment that a killed process left is removed by the next
+ * job. Kill and freeze also time how long the surviving ranks took to end.
  */
 @Tag("slurm")
 @Timeout(600)
@@ -43,6 +54,7 @@ class TwoNodeFaultsIT {
     private static final int DEADLINE_S = 20;
 
     private static final AdversarialTally FAULTS = new AdversarialTally("Slurm faults");
+    private static final Pattern RANK_PID = Pattern.compile("rank ([0-9]+) host \\S+ pid ([0-9]+)");
 
     @TempDir
     Path dir;
@@ -68,6 +80,7 @@ class TwoNodeFaultsIT {
                   sizes: [4KiB, 64KiB, 256KiB]
                   timeout: %ds
                 """.formatted(dir.resolve("results"), DEADLINE_S));
+        final Set<Path> segments = segments();
         final LocalCluster.Submitted s = LocalCluster.submitWait(
                 Map.of(cctk.EnvVar.CCTK_FAULT_KILL.name(), "1:1"), Duration.ofSeconds(180), spec.toString());
         final String line = LocalCluster.finalLine(s.jobId());
@@ -97,29 +110,44 @@ class TwoNodeFaultsIT {
                     + "4096,");
         }
         assertThat(csv).doesNotContain(",65536,", ",262144,");
-        assertThat(Files.readString(s.outputDir().resolve(pick(made, ".txt"))))
-                .containsPattern("# Incomplete: rank 1 died .*during all_reduce float32 sum 65536 B");
+        final String txt = Files.readString(s.outputDir().resolve(pick(made, ".txt")));
+        assertThat(txt).containsPattern("# Incomplete: rank 1 died .*during all_reduce float32 sum 65536 B");
+        noSegmentLeft("rank 1 halts", segments, pids(txt).values());
         FAULTS.record("rank 1 halts (CCTK_FAULT_KILL)", AdversarialTally.Outcome.HANDLED);
     }
 
     /** A spec that keeps 4 ranks on two nodes, both NICs, busy far longer than any test waits. */
     private Path busy(final String name, final String timeLimit, final int deadlineS) throws IOException {
+        return busy(name, timeLimit, deadlineS, 2);
+    }
+
+    /** As {@link #busy(String, String, int)}, the 4 ranks on {@code nodes} nodes (1: shared memory alone). */
+    private Path busy(final String name, final String timeLimit, final int deadlineS, final int nodes)
+            throws IOException {
         return LocalCluster.spec(dir, name, "configs/two-nic-2node.yaml", """
                 job:
                   name: %s
                   time_limit: "%s"
                   output_dir: %s
+                resources:
+                  nodes: %d
+                  tasks_per_node: %d
                 benchmark:
                   collectives: [all_reduce]
                   sizes: {min: 4KiB, max: 64MiB, factor: 2}
                   warmup: 1
                   iters: 400
+                  jit_warmup: 0
                   timeout: %ds
-                """.formatted(name, timeLimit, dir.resolve("results-" + name), deadlineS));
+                """.formatted(name, timeLimit, dir.resolve("results-" + name), nodes, 4 / nodes, deadlineS));
     }
 
-    /** A job under {@code cctk submit --wait}, followed until its rank 0 has written {@code rows} rows. */
-    private record Busy(Process submit, Path log, String jobId, Path results, List<String> rowsBefore) {
+    /**
+     * A job under {@code cctk submit --wait}, followed until its rank 0 has written {@code rows} rows;
+     * {@code segments}: the cctk segments in /dev/shm before it was submitted.
+     */
+    private record Busy(Process submit, Path log, String jobId, Path results, List<String> rowsBefore,
+                        Set<Path> segments) {
 
         /** Waits for cctk submit --wait to end; returns its output. */
         String end(final Duration limit) throws Exception {
@@ -128,14 +156,19 @@ class TwoNodeFaultsIT {
         }
 
         long pid(final int rank) throws IOException {
-            final Matcher m = Pattern.compile("rank " + rank + " host \\S+ pid ([0-9]+)").matcher(Files.readString(
-                    only(results, ".txt.part")));
-            assertThat(m.find()).isTrue();
-            return Long.parseLong(m.group(1));
+            final Long pid = pids().get(rank);
+            assertThat(pid).as("rank %d's pid in the header", rank).isNotNull();
+            return pid;
+        }
+
+        /** Every rank's pid, from the header of rank 0's text file. */
+        Map<Integer, Long> pids() throws IOException {
+            return TwoNodeFaultsIT.pids(Files.readString(only(results, ".txt.part")));
         }
     }
 
     private Busy start(final Path spec, final int rows) throws Exception {
+        final Set<Path> segments = segments();
         final Path log = dir.resolve(spec.getFileName() + ".log");
         final List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-jar", System.getProperty("cctk.jar", "target/cctk.jar"), "submit", spec.toString(),
@@ -148,7 +181,7 @@ class TwoNodeFaultsIT {
         while (System.nanoTime() < until && submit.isAlive()) {
             final Path csv = Files.isDirectory(results) ? only(results, ".csv.part") : null;
             if (csv != null && Files.readAllLines(csv).size() > rows) {
-                return new Busy(submit, log, jobId, results, Files.readAllLines(csv));
+                return new Busy(submit, log, jobId, results, Files.readAllLines(csv), segments);
             }
             Thread.sleep(200);
         }
@@ -182,6 +215,7 @@ class TwoNodeFaultsIT {
         assertThat(m.find()).as("Incomplete line").isTrue();
         System.out.println("fault " + fault + ": ExitCode=" + exit + " # Incomplete: " + m.group(1));
         assertThat(Files.readString(only(b.results(), ".json"))).contains("\"status\": \"INCOMPLETE\"");
+        noSegmentLeft(fault, b.segments(), pids(Files.readString(txt)).values());
         return m.group(1);
     }
 
@@ -224,36 +258,192 @@ class TwoNodeFaultsIT {
     @Test
     @Order(4)
     void aRankKilledWithSigkillIsNamedAsDead() throws Exception {
-        final Busy b = start(busy("it-kill9", "00:05:00", DEADLINE_S), 3);
-        try {
-            final long pid = b.pid(1);
-            LocalCluster.run(Duration.ofSeconds(10), "kill", "-KILL", Long.toString(pid));
-            final String out = b.end(Duration.ofSeconds(120));
-            assertThat(finalFiles(b, "kill -9 of rank 1", 3, out))
-                    // " over NIC" when a peer's diagnosis names the link; the store's notice that rank 1 left can
-                    // reach the others first, and then the line names the rank and the point only
-                    .matches("rank 1 died \\(its connections closed\\) during all_reduce float32 sum [0-9]+ B"
-                            + "( over (lo|eth[01]).*)?");
-        } finally {
-            b.submit().destroyForcibly();
-        }
+        // rank 1 shares node1 with rank 0, which waits on it in shared memory
+        assertThat(killed("it-kill9", 2, 1))
+                // " over NIC" when a peer's diagnosis names the link; the store's notice that rank 1 left can
+                // reach the others first, and then the line names the rank and the point only
+                .matches("rank 1 died \\(its connections closed\\) during all_reduce float32 sum [0-9]+ B"
+                        + "( over (lo|eth[01]).*)?");
     }
 
     @Test
     @Order(5)
     void aFrozenRankIsNamedAsStalled() throws Exception {
-        final Busy b = start(busy("it-freeze", "00:05:00", 8), 3);
-        final long pid = b.pid(2);
+        // rank 2, node2's leader: rank 0 waits on it over TCP, rank 3 in shared memory
+        assertThat(frozen("it-freeze", 2, 2))
+                .matches("rank 2 stalled \\(ranks? [0-9, ]+ waited 8.0 s for it\\) during all_reduce float32 sum"
+                        + " [0-9]+ B over (lo|eth[01]).*");
+    }
+
+    @Test
+    @Order(7)
+    void aRankOfTheOtherNodeKilledWithSigkillIsNamedAsDead() throws Exception {
+        // only rank 2 sees rank 3 die (in shared memory); ranks 0 and 1 only lose rank 2, which ends after it
+        assertThat(killed("it-kill9-remote", 2, 3))
+                .matches("rank 3 died \\(its connections closed\\) during all_reduce float32 sum [0-9]+ B.*");
+    }
+
+    @Test
+    @Order(8)
+    void aFrozenRankOfTheOtherNodeIsNamedAsStalled() throws Exception {
+        // rank 2 waits on rank 3 in shared memory; rank 0 waits on rank 2, which waits on rank 3
+        assertThat(frozen("it-freeze-remote", 2, 3))
+                .matches("rank 3 stalled \\(ranks? [0-9, ]+ waited 8.0 s for it\\) during all_reduce float32 sum"
+                        + " [0-9]+ B.*");
+    }
+
+    @Test
+    @Order(9)
+    void onOneNodeARankKilledWithSigkillIsNamedAsDead() throws Exception {
+        // 4 ranks on node1 run shared memory alone
+        assertThat(killed("it-kill9-shm", 1, 2))
+                .matches("rank 2 died \\(its connections closed\\) during all_reduce float32 sum [0-9]+ B");
+    }
+
+    @Test
+    @Order(10)
+    void onOneNodeAFrozenRankIsNamedAsStalled() throws Exception {
+        assertThat(frozen("it-freeze-shm", 1, 1))
+                .matches("rank 1 stalled \\(ranks? [0-9, ]+ waited 8.0 s for it\\) during all_reduce float32 sum"
+                        + " [0-9]+ B");
+    }
+
+    /**
+     * kill -9 of {@code rank} of a busy job on {@code nodes} nodes: the others end well within the deadline, exit
+     * code 3; returns the Incomplete line.
+     */
+    private String killed(final String name, final int nodes, final int rank) throws Exception {
+        final Busy b = start(busy(name, "00:05:00", DEADLINE_S, nodes), 3);
         try {
-            LocalCluster.run(Duration.ofSeconds(10), "kill", "-STOP", Long.toString(pid));
+            final Map<Integer, Long> pids = b.pids();
+            final long t0 = System.nanoTime();
+            LocalCluster.run(Duration.ofSeconds(10), "kill", "-KILL", Long.toString(pids.get(rank)));
+            final Duration took = survivorsEnd(pids, rank, t0, Duration.ofSeconds(DEADLINE_S + 30));
             final String out = b.end(Duration.ofSeconds(120));
-            assertThat(finalFiles(b, "SIGSTOP of rank 2", 3, out))
-                    .matches("rank 2 stalled \\(ranks? [0-9, ]+ waited 8.0 s for it\\) during all_reduce float32 sum"
-                            + " [0-9]+ B over (lo|eth[01]).*");
+            final String line = finalFiles(b, "kill -9 of rank " + rank + " (" + nodes + " node(s))", 3, out);
+            System.out.printf("kill -9 of rank %d on %d node(s): the other ranks ended %d ms later (deadline %d s)%n",
+                    rank, nodes, took.toMillis(), DEADLINE_S);
+            assertThat(took).as("the others end well within the %d s deadline", DEADLINE_S)
+                    .isLessThan(Duration.ofSeconds(DEADLINE_S));
+            return line;
         } finally {
-            LocalCluster.run(Duration.ofSeconds(10), "kill", "-CONT", Long.toString(pid));
             b.submit().destroyForcibly();
         }
+    }
+
+    /**
+     * SIGSTOP of {@code rank} of a busy job on {@code nodes} nodes with an 8 s deadline: the others end once it has
+     * passed, exit code 3; the frozen rank is woken (SIGCONT) afterwards. Returns the Incomplete line.
+     */
+    private String frozen(final String name, final int nodes, final int rank) throws Exception {
+        final int deadline = 8;
+        final Busy b = start(busy(name, "00:05:00", deadline, nodes), 3);
+        final Map<Integer, Long> pids = b.pids();
+        try {
+            final long t0 = System.nanoTime();
+            LocalCluster.run(Duration.ofSeconds(10), "kill", "-STOP", Long.toString(pids.get(rank)));
+            final Duration took = survivorsEnd(pids, rank, t0, Duration.ofSeconds(deadline + 60));
+            final String out = b.end(Duration.ofSeconds(120));
+            final String line = finalFiles(b, "SIGSTOP of rank " + rank + " (" + nodes + " node(s))", 3, out);
+            System.out.printf("SIGSTOP of rank %d on %d node(s): the other ranks ended %d ms later (deadline %d s)%n",
+                    rank, nodes, took.toMillis(), deadline);
+            // a stall is a stall only once the deadline has passed; then the diagnoses take up to 2 s
+            assertThat(took).as("the others end after the %d s deadline, soon after it", deadline)
+                    .isBetween(Duration.ofSeconds(deadline), Duration.ofSeconds(deadline + 10));
+            return line;
+        } finally {
+            LocalCluster.run(Duration.ofSeconds(10), "kill", "-CONT", Long.toString(pids.get(rank)));
+            b.submit().destroyForcibly();
+        }
+    }
+
+    /** Waits until every rank of {@code pids} but {@code fault} has ended; how long after {@code t0} that was. */
+    private static Duration survivorsEnd(final Map<Integer, Long> pids, final int fault, final long t0,
+                                         final Duration limit) throws InterruptedException {
+        final List<ProcessHandle> others = new ArrayList<>();
+        pids.forEach((r, pid) -> {
+            if (r != fault) {
+                ProcessHandle.of(pid).ifPresent(others::add);
+            }
+        });
+        final long until = t0 + limit.toNanos();
+        while (others.stream().anyMatch(ProcessHandle::isAlive)) {
+            assertThat(System.nanoTime() - until).as("ranks %s still run %s after the fault", others, limit)
+                    .isNegative();
+            Thread.sleep(50);
+        }
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    @Test
+    @Order(11)
+    void aSegmentAKilledProcessLeftIsRemovedByTheNextJobAndALiveOnesIsNot() throws Exception {
+        // what a rank killed before its peers mapped its buffer leaves: a segment whose creator no longer runs
+        final Process gone = new ProcessBuilder("sleep", "600").start();
+        final long start = SegmentsOnDisk.startTime(gone.pid());
+        assertThat(start).isPositive();
+        gone.destroyForcibly();
+        assertThat(gone.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        final Path stale = SegmentsOnDisk.leave(SegmentsOnDisk.DEFAULT, gone.pid(), start);
+        // and one of a process that still runs (this JVM): another job's, which must be left alone
+        final long self = ProcessHandle.current().pid();
+        final Path live = SegmentsOnDisk.leave(SegmentsOnDisk.DEFAULT, self, SegmentsOnDisk.startTime(self));
+        try {
+            final Path spec = LocalCluster.spec(dir, "it-stale", "configs/two-nic-2node.yaml", """
+                    job:
+                      name: it-stale
+                      output_dir: %s
+                    benchmark:
+                      collectives: [all_reduce]
+                      sizes: [4KiB]
+                      jit_warmup: 0
+                      timeout: 30s
+                    """.formatted(dir.resolve("results")));
+            final LocalCluster.Submitted s = LocalCluster.submitWait(Map.of(), Duration.ofSeconds(180),
+                    spec.toString());
+            assertThat(s.run().code()).as(s.run().out()).isZero();
+            assertThat(Files.exists(stale)).as("the dead process's segment %s after the next job", stale).isFalse();
+            assertThat(Files.exists(live)).as("the running process's segment %s after the job", live).isTrue();
+            FAULTS.record("a segment left by a killed process", AdversarialTally.Outcome.HANDLED);
+        } finally {
+            Files.deleteIfExists(stale);
+            Files.deleteIfExists(live);
+        }
+    }
+
+    /** The cctk segments in /dev/shm now. */
+    private static Set<Path> segments() throws IOException {
+        final Set<Path> now = new HashSet<>();
+        SegmentsOnDisk.in(SegmentsOnDisk.DEFAULT).forEach(g -> now.add(g.path()));
+        return now;
+    }
+
+    /**
+     * After a job whose ranks were {@code pids}: no segment that one of them made (or one whose maker cannot be
+     * read, which appeared since {@code before}) is left in /dev/shm.
+     */
+    private static void noSegmentLeft(final String fault, final Set<Path> before, final Collection<Long> pids)
+            throws IOException {
+        assertThat(pids).as("the ranks' pids").hasSize(4);
+        final List<SegmentsOnDisk.Segment> left = new ArrayList<>();
+        for (final SegmentsOnDisk.Segment g : SegmentsOnDisk.in(SegmentsOnDisk.DEFAULT)) {
+            if (pids.contains(g.pid()) || g.pid() < 0 && !before.contains(g.path())) {
+                left.add(g);
+            }
+        }
+        System.out.println("fault " + fault + ": segments of the job's ranks " + pids + " left in "
+                + SegmentsOnDisk.DEFAULT + ": " + left);
+        assertThat(left).as("%s: segments the job's ranks left", fault).isEmpty();
+    }
+
+    /** Rank to pid, from a result text's {@code # Rank} lines. */
+    static Map<Integer, Long> pids(final String text) {
+        final Map<Integer, Long> m = new TreeMap<>();
+        final Matcher r = RANK_PID.matcher(text);
+        while (r.find()) {
+            m.put(Integer.parseInt(r.group(1)), Long.parseLong(r.group(2)));
+        }
+        return m;
     }
 
     @Test

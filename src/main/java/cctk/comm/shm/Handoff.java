@@ -44,9 +44,8 @@ final class Handoff {
         this.recvOff = new int[size];
     }
 
-    /** Starts a collective: frees what became unreachable, names the operation for error messages. */
+    /** Starts a collective: names the operation for error messages. */
     void begin(final String operation, final long bytes, final DType type) {
-        own.drain();
         waiter.operation(operation, bytes, type);
     }
 

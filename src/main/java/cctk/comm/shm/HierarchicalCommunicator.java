@@ -9,16 +9,18 @@ import cctk.comm.Reductions;
 import cctk.comm.Store;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 import java.util.function.IntFunction;
 
 /**
  * Collectives across nodes in two levels: a node's ranks through shared memory ({@link ShmCommunicator}), the nodes
- * through one leader each (the node's first rank) over an inter-node communicator of any backend. All-reduce:
- * reduce to the leader, all-reduce among leaders, broadcast from the leader; all-gather, reduce-scatter, broadcast,
- * reduce and all-to-all likewise, the leader staging the node's share in the inter-node backend's own memory
- * ({@link NodeStaging}). Ranks sit in blocks: world rank = node * ranksPerNode + local rank, every node holding the
- * same number. Within one node everything is the node's shm communicator; across nodes, alltoallv and sendrecv are
- * not offered ({@link #unsupported}). Buffers come from the node's shm communicator.
+ * through one leader each (the node's first rank) over an inter-node communicator that runs in place on the node's
+ * shared memory ({@link NodeStaging}). All-reduce: reduce to the leader, all-reduce among leaders, broadcast from
+ * the leader; all-gather, reduce-scatter, broadcast, reduce and all-to-all likewise. Ranks sit in blocks: world rank
+ * = node * ranksPerNode + local rank, every node holding the same number. Within one node everything is the node's
+ * shm communicator; across nodes, alltoallv and sendrecv run on a flat communicator of all ranks (every pair, the
+ * node's own pairs included, over that backend), or are not offered when there is none ({@link #unsupported}).
+ * Buffers come from the node's shm communicator.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
 public final class HierarchicalCommunicator implements Communicator {
@@ -29,32 +31,42 @@ public final class HierarchicalCommunicator implements Communicator {
     private final int node;
     private final int nodes;
     private final int local;
+    private final String name;
     private final ShmCommunicator shm;
     private final Communicator leaders;
+    private final Communicator flat;
     private final NodeStaging st;
 
-    private HierarchicalCommunicator(final int rank, final int size, final int perNode, final ShmCommunicator shm,
-                                     final Communicator leaders) {
+    private HierarchicalCommunicator(final int rank, final int size, final int perNode, final String name,
+                                     final ShmCommunicator shm, final Communicator leaders, final Communicator flat) {
         this.rank = rank;
         this.size = size;
         this.perNode = perNode;
         this.node = rank / perNode;
         this.nodes = size / perNode;
         this.local = rank % perNode;
+        this.name = name;
         this.shm = shm;
         this.leaders = leaders;
-        this.st = new NodeStaging(shm, leaders);
+        this.flat = flat;
+        this.st = new NodeStaging(shm, leaders, flat);
     }
 
     /**
      * Connects this rank's node group through shared memory (keys and segment names under
      * {@code options.keyPrefix() + "/node" + node}) and, on the node's leader, the inter-node communicator that
-     * {@code leadersOf} connects as rank {@code node} of {@code size / ranksPerNode} (e.g. a tcp communicator).
+     * {@code leadersOf} connects as rank {@code node} of {@code size / ranksPerNode} (e.g. a tcp communicator; it
+     * must run on other backends' host memory). {@code flat}, a communicator of all {@code size} ranks, or null,
+     * carries alltoallv and sendrecv across nodes; it is closed with this one, also when connecting fails.
      */
     public static HierarchicalCommunicator connect(final ShmOptions options, final int rank, final int size,
                                                    final int ranksPerNode, final Store store,
-                                                   final IntFunction<Communicator> leadersOf) {
+                                                   final IntFunction<Communicator> leadersOf,
+                                                   final Communicator flat) {
         if (ranksPerNode < 1 || size % ranksPerNode != 0 || rank < 0 || rank >= size) {
+            if (flat != null) {
+                flat.close();
+            }
             throw CctkException.usage("a hierarchical communicator needs the same number of ranks on every node;"
                     + " rank " + rank + " of " + size + " with " + ranksPerNode + " per node does not fit.");
         }
@@ -63,14 +75,20 @@ public final class HierarchicalCommunicator implements Communicator {
         for (int l = 0; l < ranksPerNode; l++) {
             worldRanks.add(node * ranksPerNode + l);
         }
-        final ShmOptions nodeOptions = new ShmOptions(options.directory(), options.deadline(),
-                options.keyPrefix() + "/node" + node, options.secret(), worldRanks);
-        final ShmCommunicator shm = ShmCommunicator.connect(nodeOptions, rank % ranksPerNode, ranksPerNode, store);
+        ShmCommunicator shm = null;
         try {
-            final Communicator leaders = rank % ranksPerNode == 0 ? leadersOf.apply(node) : null;
-            return new HierarchicalCommunicator(rank, size, ranksPerNode, shm, leaders);
+            shm = ShmCommunicator.connect(options.withKeyPrefix(options.keyPrefix() + "/node" + node)
+                    .namingRanks(worldRanks), rank % ranksPerNode, ranksPerNode, store);
+            final Communicator leaders = rank % ranksPerNode == 0 && size > ranksPerNode ? leadersOf.apply(node)
+                    : null;
+            return new HierarchicalCommunicator(rank, size, ranksPerNode, options.backend(), shm, leaders, flat);
         } catch (final RuntimeException e) {
-            shm.close();
+            if (shm != null) {
+                shm.close();
+            }
+            if (flat != null) {
+                flat.close();
+            }
             throw e;
         }
     }
@@ -85,16 +103,40 @@ public final class HierarchicalCommunicator implements Communicator {
         return size;
     }
 
-    /** The same on every rank (only leaders know the inter-node backend). */
+    /** The name the options give, the same on every rank. */
     @Override
     public String backend() {
-        return "hierarchical";
+        return name;
     }
 
-    /** One line for the rank's header: the node, its shm transport, and whether this rank talks to other nodes. */
-    public String transport() {
-        return "node " + node + " of " + nodes + ": " + shm.transport()
-                + (leaders == null ? "" : "; leader of the node over " + leaders.backend());
+    /**
+     * One line for the rank's header: "node 0 of 2: shm to rank 1 (zero-copy; ...); tcp over eth0,eth1 to rank 2
+     * (leaders); tcp over eth0,eth1 to rank 3; tcp over lo to rank 1 (sendrecv, alltoallv)".
+     */
+    @Override
+    public String transports() {
+        final StringBuilder t = new StringBuilder("node " + node + " of " + nodes + ": " + shm.transports());
+        if (leaders != null) {
+            t.append("; ").append(leaders.transports()).append(" (leaders)");
+        }
+        final String f = flat == null || nodes == 1 ? null : flat.transports();
+        if (f != null && f.startsWith("tcp over")) {
+            t.append("; ").append(f).append(" (sendrecv, alltoallv)");
+        }
+        return t.toString();
+    }
+
+    /** The NICs of the inter-node and flat communicators' connections, or "none" (only shared memory). */
+    @Override
+    public String carriers() {
+        final TreeSet<String> nics = new TreeSet<>();
+        for (final Communicator c : new Communicator[] {leaders, flat}) {
+            final String n = c == null ? null : c.carriers();
+            if (n != null && !"none".equals(n)) {
+                nics.addAll(List.of(n.split(",")));
+            }
+        }
+        return nics.isEmpty() ? "none" : String.join(",", nics);
     }
 
     @Override
@@ -102,16 +144,23 @@ public final class HierarchicalCommunicator implements Communicator {
         return shm.allocate(bytes);
     }
 
+    /** Frees a buffer {@link #allocate} returned: the other levels forget it, its segment goes at once. */
+    @Override
+    public void free(final CommBuffer buffer) {
+        st.forget(buffer);
+        shm.free(buffer);
+    }
+
     @Override
     public String unsupported(final String collective, final DType type, final ReduceOp op, final boolean inPlace) {
-        if (nodes > 1 && ("alltoallv".equals(collective) || "sendrecv".equals(collective))) {
+        if (nodes > 1 && flat == null && ("alltoallv".equals(collective) || "sendrecv".equals(collective))) {
             return "the hierarchical backend runs " + collective + " only within one node";
         }
         return shm.unsupported(collective, type, op, inPlace);
     }
 
     private boolean leads() {
-        return leaders != null && nodes > 1;
+        return leaders != null;
     }
 
     private static ReduceOp inner(final ReduceOp op) {
@@ -129,15 +178,11 @@ public final class HierarchicalCommunicator implements Communicator {
             shm.allReduce(send, recv, count, type, op);
             return;
         }
-        final long bytes = count * type.bytes();
-        final ShmBuffer s = st.shm(0, bytes);
+        final ShmBuffer s = st.shm(0, count * type.bytes());
         shm.reduce(send, s, count, type, inner(op), 0);
         if (leads()) {
-            final CommBuffer t = st.net(0, bytes);
-            st.out(0, 0, t, 0, bytes);
-            leaders.allReduce(t, t, count, type, inner(op));
+            leaders.allReduce(s, s, count, type, inner(op));
             leaders.synchronize();
-            st.in(t, 0, 0, 0, bytes);
             if (op == ReduceOp.AVG) {
                 divide(s, count, type);
             }
@@ -152,15 +197,12 @@ public final class HierarchicalCommunicator implements Communicator {
             return;
         }
         final long section = perNode * sendCount * type.bytes();
-        final long total = nodes * section;
-        final ShmBuffer s = st.shm(0, total);
-        shm.allGather(send, st.slice(s, node * section, section), sendCount, type);
+        final ShmBuffer s = st.shm(0, nodes * section);
+        final CommBuffer mine = st.slice(s, node * section, section);
+        shm.allGather(send, mine, sendCount, type);
         if (leads()) {
-            final CommBuffer t = st.net(0, total);
-            st.out(0, node * section, t, node * section, section);
-            leaders.allGather(st.slice(t, node * section, section), t, perNode * sendCount, type);
+            leaders.allGather(mine, s, perNode * sendCount, type);
             leaders.synchronize();
-            st.in(t, 0, 0, 0, total);
         }
         shm.broadcast(s, recv, size * sendCount, type, 0);
     }
@@ -177,12 +219,8 @@ public final class HierarchicalCommunicator implements Communicator {
         final ShmBuffer h = st.shm(1, perNode * block);
         shm.reduce(send, s, size * recvCount, type, inner(op), 0);
         if (leads()) {
-            final CommBuffer t = st.net(0, size * block);
-            final CommBuffer u = st.net(1, perNode * block);
-            st.out(0, 0, t, 0, size * block);
-            leaders.reduceScatter(t, u, perNode * recvCount, type, inner(op));
+            leaders.reduceScatter(s, h, perNode * recvCount, type, inner(op));
             leaders.synchronize();
-            st.in(u, 0, 1, 0, perNode * block);
             if (op == ReduceOp.AVG) {
                 divide(h, perNode * recvCount, type);
             }
@@ -205,16 +243,11 @@ public final class HierarchicalCommunicator implements Communicator {
             shm.broadcast(send, recv, count, type, root % perNode);
         }
         if (leads()) {
-            final CommBuffer t = st.net(0, bytes);
             if (node == rootNode) {
                 st.in(recv, 0, 0, 0, bytes);
-                st.out(0, 0, t, 0, bytes);
             }
-            leaders.broadcast(t, t, count, type, rootNode);
+            leaders.broadcast(s, s, count, type, rootNode);
             leaders.synchronize();
-            if (node != rootNode) {
-                st.in(t, 0, 0, 0, bytes);
-            }
         }
         if (node != rootNode) {
             shm.broadcast(s, recv, count, type, 0);
@@ -234,15 +267,10 @@ public final class HierarchicalCommunicator implements Communicator {
         final ShmBuffer h = st.shm(1, bytes);
         shm.reduce(send, s, count, type, inner(op), 0);
         if (leads()) {
-            final CommBuffer t = st.net(0, bytes);
-            st.out(0, 0, t, 0, bytes);
-            leaders.reduce(t, t, count, type, inner(op), rootNode);
+            leaders.reduce(s, s, count, type, inner(op), rootNode);
             leaders.synchronize();
-            if (node == rootNode) {
-                st.in(t, 0, 0, 0, bytes);
-                if (op == ReduceOp.AVG) {
-                    divide(s, count, type);
-                }
+            if (node == rootNode && op == ReduceOp.AVG) {
+                divide(s, count, type);
             }
         }
         if (node != rootNode) {
@@ -272,13 +300,13 @@ public final class HierarchicalCommunicator implements Communicator {
         final ShmBuffer sorted = st.shm(1, perNode * row);   // [destination local rank][source world rank]
         shm.allGather(send, gathered, size * countPerPeer, type);
         if (leads()) {
-            final CommBuffer out = st.net(0, perNode * row); // [destination node][source local][destination local]
-            final CommBuffer in = st.net(1, perNode * row);  // [source node][source local][destination local]
+            final ShmBuffer out = st.shm(2, perNode * row); // [destination node][source local][destination local]
+            final ShmBuffer in = st.shm(3, perNode * row);  // [source node][source local][destination local]
             for (int m = 0; m < nodes; m++) {
                 for (int l = 0; l < perNode; l++) {
                     for (int j = 0; j < perNode; j++) {
-                        st.out(0, l * row + (m * perNode + j) * block, out, ((m * perNode + l) * perNode + j) * block,
-                                block);
+                        st.copy(0, l * row + (m * perNode + j) * block, 2, ((m * perNode + l) * perNode + j) * block,
+                                (int) block);
                     }
                 }
             }
@@ -287,8 +315,8 @@ public final class HierarchicalCommunicator implements Communicator {
             for (int n = 0; n < nodes; n++) {
                 for (int l = 0; l < perNode; l++) {
                     for (int j = 0; j < perNode; j++) {
-                        st.in(in, ((n * perNode + l) * perNode + j) * block, 1,
-                                ((long) j * size + n * perNode + l) * block, block);
+                        st.copy(3, ((n * perNode + l) * perNode + j) * block, 1,
+                                ((long) j * size + n * perNode + l) * block, (int) block);
                     }
                 }
             }
@@ -300,19 +328,27 @@ public final class HierarchicalCommunicator implements Communicator {
     @Override
     public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
                           final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
-        refuseAcrossNodes("alltoallv");
-        shm.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type);
+        if (nodes == 1) {
+            shm.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type);
+            return;
+        }
+        refuseWithoutFlat("alltoallv");
+        flat.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type);
     }
 
     @Override
     public void sendRecv(final CommBuffer send, final int sendPeer, final CommBuffer recv, final int recvPeer,
                          final long count, final DType type) {
-        refuseAcrossNodes("sendrecv");
-        shm.sendRecv(send, sendPeer, recv, recvPeer, count, type);
+        if (nodes == 1) {
+            shm.sendRecv(send, sendPeer, recv, recvPeer, count, type);
+            return;
+        }
+        refuseWithoutFlat("sendrecv");
+        flat.sendRecv(send, sendPeer, recv, recvPeer, count, type);
     }
 
-    private void refuseAcrossNodes(final String collective) {
-        if (nodes > 1) {
+    private void refuseWithoutFlat(final String collective) {
+        if (flat == null) {
             throw CctkException.usage(unsupported(collective, null, null, false) + ".");
         }
     }
@@ -328,16 +364,20 @@ public final class HierarchicalCommunicator implements Communicator {
 
     @Override
     public void synchronize() {
-        // both levels are synchronous: every call has completed when it returns
+        // every level is synchronous: every call has completed when it returns
     }
 
     @Override
     public void close() {
         try {
+            st.close();
             shm.close();
         } finally {
             if (leaders != null) {
                 leaders.close();
+            }
+            if (flat != null) {
+                flat.close();
             }
         }
     }

@@ -2,56 +2,53 @@ package cctk.comm.shm;
 
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
-import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 
 /**
- * The scratch memory of {@link HierarchicalCommunicator}: shared-memory areas in the node's communicator (what the
- * node reduces, gathers and broadcasts through) and, on the node's leader, areas of the inter-node communicator,
- * which may only run on its own buffers; copies between the two; and a small cache of slices, so that repeating a
- * collective with the same arguments allocates nothing. <b>Note:</b> not threadsafe.
+ * The scratch memory of {@link HierarchicalCommunicator}: shared-memory areas of the node's communicator, which
+ * the node reduces, gathers and broadcasts through, and on which the node's leader runs the inter-node
+ * communicator in place (through {@link CommBuffer#hostMemory}: no copy between the levels); and a small cache of
+ * slices, so that repeating a collective with the same arguments allocates nothing. An outgrown area is freed at
+ * once, after the communicators that ran on it have forgotten it; {@link #close} frees the rest.
+ * <b>Note:</b> not threadsafe.
  */
 final class NodeStaging {
 
+    /** Areas: 0 and 1 for every collective, 2 and 3 for all-to-all's exchange between the nodes. */
+    static final int AREAS = 4;
     private static final int SLICES = 16;
 
     private final ShmCommunicator node;
-    private final Communicator leaders;
-    private final ShmBuffer[] shm = new ShmBuffer[3];
-    private final ByteBuffer[] cursors = new ByteBuffer[3];
-    private final CommBuffer[] net = new CommBuffer[2];
-    /** Weak, so that a cached slice never keeps a dropped buffer's segment alive. */
-    @SuppressWarnings("unchecked")
-    private final WeakReference<CommBuffer>[] sliceOf = new WeakReference[SLICES];
+    private final Communicator[] users;
+    private final ShmBuffer[] shm = new ShmBuffer[AREAS];
+    private final ByteBuffer[] cursors = new ByteBuffer[AREAS];
+    private final CommBuffer[] sliceOf = new CommBuffer[SLICES];
     private final long[] sliceAt = new long[SLICES];
     private final long[] sliceLength = new long[SLICES];
-    @SuppressWarnings("unchecked")
-    private final WeakReference<CommBuffer>[] slices = new WeakReference[SLICES];
+    private final CommBuffer[] slices = new CommBuffer[SLICES];
     private int nextSlice;
 
-    NodeStaging(final ShmCommunicator node, final Communicator leaders) {
+    /** Areas of {@code node}; {@code users} (null entries allowed) run on them and forget them before they go. */
+    NodeStaging(final ShmCommunicator node, final Communicator... users) {
         this.node = node;
-        this.leaders = leaders;
+        this.users = users.clone();
     }
 
-    /** Shared-memory area {@code which} (0..2) of at least {@code bytes}; grows, never shrinks. */
+    /** Shared-memory area {@code which} of at least {@code bytes}; grows, never shrinks. */
     ShmBuffer shm(final int which, final long bytes) {
         if (shm[which] == null || shm[which].length < bytes) {
+            if (shm[which] != null) {
+                release(shm[which]);
+                shm[which] = null;
+                cursors[which] = null;
+            }
             shm[which] = (ShmBuffer) node.allocate(Math.max(bytes, 64));
             cursors[which] = shm[which].region.data.duplicate();
         }
         return shm[which];
     }
 
-    /** Inter-node area {@code which} (0..1) of at least {@code bytes}, on the leader. */
-    CommBuffer net(final int which, final long bytes) {
-        if (net[which] == null || net[which].bytes() < bytes) {
-            net[which] = leaders.allocate(Math.max(bytes, 64));
-        }
-        return net[which];
-    }
-
-    /** Copies {@code len} bytes of shared area {@code which} at {@code off} into {@code dst} at {@code dstOff}. */
+    /** Copies {@code len} bytes of area {@code which} at {@code off} into {@code dst} at {@code dstOff}. */
     void out(final int which, final long off, final CommBuffer dst, final long dstOff, final long len) {
         if (len > 0) {
             final ByteBuffer c = cursors[which];
@@ -60,7 +57,7 @@ final class NodeStaging {
         }
     }
 
-    /** Copies {@code len} bytes of {@code src} at {@code srcOff} into shared area {@code which} at {@code off}. */
+    /** Copies {@code len} bytes of {@code src} at {@code srcOff} into area {@code which} at {@code off}. */
     void in(final CommBuffer src, final long srcOff, final int which, final long off, final long len) {
         if (len > 0) {
             final ByteBuffer c = cursors[which];
@@ -69,26 +66,60 @@ final class NodeStaging {
         }
     }
 
+    /** Copies {@code len} bytes of area {@code from} at {@code fromOff} to area {@code to} at {@code toOff}. */
+    void copy(final int from, final long fromOff, final int to, final long toOff, final int len) {
+        shm[to].region.copyFrom(shm[to].offset + (int) toOff, shm[from].region, shm[from].offset + (int) fromOff,
+                len);
+    }
+
     /** {@code b.slice(at, length)}, made once per distinct arguments among the last few. */
     CommBuffer slice(final CommBuffer b, final long at, final long length) {
         if (at == 0 && length == b.bytes()) {
             return b;
         }
         for (int i = 0; i < SLICES; i++) {
-            if (sliceOf[i] != null && sliceOf[i].get() == b && sliceAt[i] == at && sliceLength[i] == length) {
-                final CommBuffer s = slices[i].get();
-                if (s != null) {
-                    return s;
-                }
+            if (sliceOf[i] == b && sliceAt[i] == at && sliceLength[i] == length) {
+                return slices[i];
             }
         }
         final int i = nextSlice;
         nextSlice = (nextSlice + 1) % SLICES;
         final CommBuffer s = b.slice(at, length);
-        sliceOf[i] = new WeakReference<>(b);
+        sliceOf[i] = b;
         sliceAt[i] = at;
         sliceLength[i] = length;
-        slices[i] = new WeakReference<>(s);
+        slices[i] = s;
         return s;
+    }
+
+    /** Drops the cached slices of {@code b} and makes every user forget it ({@code b} is about to be freed). */
+    void forget(final CommBuffer b) {
+        for (int i = 0; i < SLICES; i++) {
+            if (sliceOf[i] == b) {
+                sliceOf[i] = null;
+                slices[i] = null;
+            }
+        }
+        for (final Communicator c : users) {
+            if (c != null) {
+                c.forget(b);
+            }
+        }
+    }
+
+    private void release(final ShmBuffer b) {
+        forget(b);
+        node.free(b);
+    }
+
+    /** Frees every area (the communicator is closing; the users are still open). */
+    void close() {
+        for (int k = 0; k < AREAS; k++) {
+            if (shm[k] != null) {
+                release(shm[k]);
+                shm[k] = null;
+                cursors[k] = null;
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 package cctk.comm.shm;
 
 import cctk.comm.DType;
+import cctk.comm.DirectBuffers;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
 import cctk.comm.Tuning;
@@ -128,11 +129,24 @@ final class ReducingOps {
         h.awaitAll(done, true);
     }
 
-    /** Private memory of at least {@code bytes}, kept and grown across calls (allocates only to grow). */
+    /**
+     * Private memory of at least {@code bytes}, kept and grown across calls (allocates only to grow; the outgrown
+     * memory goes back at once).
+     */
     private Region scratch(final int bytes) {
         if (scratch.bytes() < bytes) {
-            scratch = new Region(ByteBuffer.allocateDirect(Math.max(bytes, 2 * scratch.bytes())));
+            final int grown = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(bytes, 2L * scratch.bytes()));
+            final Region old = scratch;
+            scratch = new Region(ByteBuffer.allocateDirect(grown));
+            old.markFreed();
+            DirectBuffers.free(old.data);
         }
         return scratch;
+    }
+
+    /** Gives the scratch memory back (the communicator is closing). */
+    void close() {
+        scratch.markFreed();
+        DirectBuffers.free(scratch.data);
     }
 }

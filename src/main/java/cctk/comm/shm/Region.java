@@ -8,8 +8,9 @@ import java.nio.ByteOrder;
 /**
  * The payload of one mapped segment (this rank's or a peer's) or of private scratch memory: little-endian bytes at
  * index 0, a second view to copy from, and typed views for {@link cctk.comm.Reductions}, made on first use so that
- * steady-state collectives allocate nothing. Typed views never leave this object: a region is unmapped only when
- * nothing reaches it (see {@link OwnSegments}).
+ * steady-state collectives allocate nothing. Typed views never leave this object. A region whose mapping is unmapped
+ * is marked freed first ({@link #markFreed}); buffers check that before they touch it, since reading unmapped memory
+ * would crash the JVM.
  * <b>Note:</b> not threadsafe.
  */
 final class Region {
@@ -19,10 +20,20 @@ final class Region {
     final ByteBuffer data;
     private final ByteBuffer source;
     private final Buffer[] typed = new Buffer[TYPES];
+    private boolean freed;
 
     Region(final ByteBuffer data) {
         this.data = data.order(ByteOrder.LITTLE_ENDIAN);
         this.source = data.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Called just before the mapping goes: every later use through a buffer fails instead of crashing. */
+    void markFreed() {
+        freed = true;
+    }
+
+    boolean freed() {
+        return freed;
     }
 
     int bytes() {

@@ -14,13 +14,17 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Segment files on a tmpfs: created exclusively and owner-only (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600 from the start,
  * so a planted file or link at the name makes creation fail instead of being followed), opened without following
  * links, mapped read-write and closed at once (a mapping outlives its descriptor), unlinked as soon as nobody needs
- * to open them. <b>Note:</b> threadsafe (stateless).
+ * to open them. The process remembers which of the files it made are still there ({@link #releaseOwn}), so that a
+ * rank about to halt on a signal or a launcher's death can remove them: a killed job leaves none behind.
+ * <b>Note:</b> threadsafe.
  */
 final class SegmentFiles {
 
@@ -32,6 +36,14 @@ final class SegmentFiles {
             StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     private static final Set<OpenOption> OPEN = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
             LinkOption.NOFOLLOW_LINKS);
+    /** The files this process made and has not unlinked yet. */
+    private static final Set<Path> OWN = ConcurrentHashMap.newKeySet();
+    /** The directories this process made files in. */
+    private static final Set<Path> DIRS = ConcurrentHashMap.newKeySet();
+    /** Guards {@link #released} and the additions to {@link #OWN} against {@link #releaseOwn}. */
+    private static final Object RELEASE = new Object();
+    /** Set by {@link #releaseOwn}: the process is ending and makes no more files. */
+    private static boolean released;
 
     private SegmentFiles() {
     }
@@ -50,6 +62,20 @@ final class SegmentFiles {
         } catch (final IOException | UnsupportedOperationException e) {
             throw CctkException.environment("cannot create the shared-memory segment " + path + ": " + e
                     + ". Is " + dir + " a writable tmpfs (normally /dev/shm)?");
+        }
+        final boolean ending;
+        synchronized (RELEASE) {
+            ending = released;
+            if (!ending) {
+                OWN.add(path);
+                DIRS.add(dir);
+            }
+        }
+        if (ending) { // releaseOwn ran: a file made now would outlive the process
+            closeQuietly(channel);
+            unlink(path);
+            throw CctkException.environment("cannot create the shared-memory segment " + path + ": this rank is"
+                    + " ending (stopped by a signal or its launcher's end) and has removed its segments.");
         }
         try (channel) {
             return channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
@@ -83,8 +109,53 @@ final class SegmentFiles {
     static void unlink(final Path path) {
         try {
             Files.deleteIfExists(path);
+            OWN.remove(path);
         } catch (final IOException ignored) {
             // the stale-segment sweep of a later run removes what could not be removed now
+        }
+    }
+
+    /**
+     * For a process about to end without closing its communicators: unlinks every file it made that is still there
+     * (mappings stay valid, here and in the peers that hold them) and makes no more (a thread still running until
+     * the halt fails to), then sweeps the directories it used for the segments of processes that no longer run (a
+     * peer killed before its files were mapped). Returns how many files went. Never throws.
+     */
+    static int releaseOwn() {
+        final List<Path> files;
+        final List<Path> dirs;
+        synchronized (RELEASE) {
+            released = true;
+            files = List.copyOf(OWN);
+            dirs = List.copyOf(DIRS);
+        }
+        int removed = 0;
+        for (final Path p : files) {
+            try {
+                removed += Files.deleteIfExists(p) ? 1 : 0;
+            } catch (final IOException | RuntimeException ignored) {
+                // a later run's sweep
+            }
+            OWN.remove(p);
+        }
+        for (final Path d : dirs) {
+            removed += StaleSegments.clean(d);
+        }
+        return removed;
+    }
+
+    /** TEST-ONLY: lets this process make files again after {@link #releaseOwn} (tests that go on in one JVM). */
+    static void unrelease() {
+        synchronized (RELEASE) {
+            released = false;
+        }
+    }
+
+    private static void closeQuietly(final FileChannel c) {
+        try {
+            c.close();
+        } catch (final IOException ignored) {
+            // unlinked next
         }
     }
 

@@ -5,8 +5,8 @@ import java.nio.ByteBuffer;
 
 /**
  * Host memory in a shared-memory segment of its communicator (one segment per allocation): every local rank maps
- * it, so peers read it where it lies. Slices share the segment. At most 2 GiB - 1 page. The segment is freed once
- * no buffer of it is reachable any more.
+ * it, so peers read it where it lies. Slices share the segment. At most 2 GiB - 1 page. The segment lives until
+ * {@code Communicator.free} (or the communicator's close) frees it; after that every use of the buffer fails.
  * <b>Note:</b> not threadsafe.
  */
 public final class ShmBuffer implements CommBuffer {
@@ -42,8 +42,16 @@ public final class ShmBuffer implements CommBuffer {
         return new ShmBuffer(owner, region, slot, gen, offset + (int) off, (int) len);
     }
 
+    /** Throws when the segment was freed: its memory is unmapped. */
+    void live() {
+        if (region.freed()) {
+            throw new IllegalStateException("a shm buffer of " + length + " bytes was used after it was freed");
+        }
+    }
+
     @Override
     public void upload(final ByteBuffer src, final long off) {
+        live();
         final int n = src.remaining();
         if (off < 0 || off + n > length) {
             throw new IndexOutOfBoundsException("upload of " + n + " bytes at " + off + " into " + length);
@@ -54,12 +62,25 @@ public final class ShmBuffer implements CommBuffer {
 
     @Override
     public void download(final long off, final ByteBuffer dst) {
+        live();
         final int n = dst.remaining();
         if (off < 0 || off + n > length) {
             throw new IndexOutOfBoundsException("download of " + n + " bytes at " + off + " from " + length);
         }
         dst.put(dst.position(), region.data, offset + (int) off, n);
         dst.position(dst.limit());
+    }
+
+    /** The segment's payload, for a backend that runs on it in place (the leaders' tcp); fails once freed. */
+    @Override
+    public ByteBuffer hostMemory() {
+        live();
+        return region.data;
+    }
+
+    @Override
+    public long hostOffset() {
+        return offset;
     }
 
     /** Whether this and {@code other} share any byte. */

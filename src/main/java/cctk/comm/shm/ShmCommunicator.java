@@ -16,8 +16,9 @@ import java.nio.file.Path;
  * rank's send buffer ({@link ReducingOps}, {@link MovingOps}, {@link PointToPoint}). Ranks hand off through small
  * control segments with release/acquire counters ({@link Handoff}); waits spin, yield, then park, and name a dead
  * peer within about a second and a stalled one at the deadline ({@link Waiter}). Files are unlinked once every peer
- * has mapped them; {@link #cleanStale} removes what killed jobs left. Buffers of other backends work too, copied
- * through shared staging memory. Buffers hold little-endian elements; offsets must be multiples of the element size.
+ * has mapped them, and a buffer's segment goes when {@link #free} (or close) frees it; {@link #cleanStale} removes
+ * what killed jobs left. Buffers of other backends work too, copied through shared staging memory. Buffers hold
+ * little-endian elements; offsets must be multiples of the element size.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
 public final class ShmCommunicator implements Communicator {
@@ -81,6 +82,16 @@ public final class ShmCommunicator implements Communicator {
         return StaleSegments.clean(directory);
     }
 
+    /**
+     * For a rank about to halt without closing its communicators (a signal, its launcher gone): unlinks every segment
+     * file this process made that is still in its directory, and removes there the segments of processes that no
+     * longer run (a peer killed before every member had mapped its files). Peers keep what they have mapped. Returns
+     * how many files went; never throws.
+     */
+    public static int releaseFiles() {
+        return SegmentFiles.releaseOwn();
+    }
+
     @Override
     public int rank() {
         return members.rank;
@@ -91,22 +102,30 @@ public final class ShmCommunicator implements Communicator {
         return members.size;
     }
 
+    /** The name the options give: {@code shm}, or {@code tcp} where the CPU backend chose shared memory. */
     @Override
     public String backend() {
-        return "shm";
+        return options.backend();
     }
 
-    /** One line for the rank's header, e.g. "shm to ranks 1,2,3 (zero-copy; 4 segments, 64 MiB in /dev/shm)". */
-    public String transport() {
-        final StringBuilder peerRanks = new StringBuilder();
+    /** One line for the rank's header, e.g. "shm to ranks 1-3 (zero-copy; 4 segments, 64 MiB in /dev/shm)". */
+    @Override
+    public String transports() {
+        final int[] peerRanks = new int[members.size];
+        int n = 0;
         for (int p = 0; p < members.size; p++) {
             if (p != members.rank) {
-                peerRanks.append(peerRanks.length() == 0 ? "" : ",").append(options.rankOf(p));
+                peerRanks[n++] = options.rankOf(p);
             }
         }
-        return "shm to " + (peerRanks.length() == 0 ? "no other rank" : (members.size > 2 ? "ranks " : "rank ")
-                + peerRanks) + " (zero-copy; " + own.count() + " segments, " + ((own.liveBytes() + (1 << 19)) >> 20)
-                + " MiB in " + members.dir + ")";
+        return "shm to " + cctk.comm.RankList.of(peerRanks, n) + " (zero-copy; " + own.count() + " segments, "
+                + ((own.liveBytes() + (1 << 19)) >> 20) + " MiB in " + members.dir + ")";
+    }
+
+    /** No NIC carries shared memory. */
+    @Override
+    public String carriers() {
+        return "none";
     }
 
     /** Bytes of this rank's segments not yet freed, and peers' segments mapped now (for tests). */
@@ -124,15 +143,28 @@ public final class ShmCommunicator implements Communicator {
         return own.allocate(bytes, peers);
     }
 
+    /**
+     * Frees a buffer {@link #allocate} returned (a whole one, not a slice): its segment is unmapped at once and
+     * leaves the tmpfs once every peer has dropped its mapping (at the latest at their next allocation). Freeing a
+     * buffer twice does nothing; using it afterwards fails.
+     */
+    @Override
+    public void free(final CommBuffer buffer) {
+        if (!(buffer instanceof ShmBuffer s) || s.owner != own) {
+            throw CctkException.usage("the shm backend frees only buffers it allocated, not " + buffer + ".");
+        }
+        own.free(s);
+    }
+
     @Override
     public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                           final ReduceOp op) {
         final int bytes = bytes(count, type);
         begin("all_reduce", bytes, type);
         try {
-            final ShmBuffer r = out(recv, bytes, type);
-            reducing.allReduce(in(send, bytes, type), r, (int) count, type, op);
-            flush(recv, r, 0, bytes);
+            final ShmBuffer r = staging.out(recv, bytes, type);
+            reducing.allReduce(staging.in(send, bytes, type), r, (int) count, type, op);
+            staging.flush(recv, r, 0, bytes);
         } catch (final CctkException e) {
             throw failed(e);
         } finally {
@@ -146,9 +178,9 @@ public final class ShmCommunicator implements Communicator {
         final int total = bytes(sendCount * members.size, type);
         begin("all_gather", total, type);
         try {
-            final ShmBuffer r = out(recv, total, type);
-            moving.allGather(in(send, block, type), r, block);
-            flush(recv, r, 0, total);
+            final ShmBuffer r = staging.out(recv, total, type);
+            moving.allGather(staging.in(send, block, type), r, block);
+            staging.flush(recv, r, 0, total);
         } catch (final CctkException e) {
             throw failed(e);
         } finally {
@@ -163,9 +195,9 @@ public final class ShmCommunicator implements Communicator {
         final int total = bytes(recvCount * members.size, type);
         begin("reduce_scatter", total, type);
         try {
-            final ShmBuffer r = out(recv, block, type);
-            reducing.reduceScatter(in(send, total, type), r, (int) recvCount, type, op);
-            flush(recv, r, 0, block);
+            final ShmBuffer r = staging.out(recv, block, type);
+            reducing.reduceScatter(staging.in(send, total, type), r, (int) recvCount, type, op);
+            staging.flush(recv, r, 0, block);
         } catch (final CctkException e) {
             throw failed(e);
         } finally {
@@ -180,9 +212,9 @@ public final class ShmCommunicator implements Communicator {
         final int bytes = bytes(count, type);
         begin("broadcast", bytes, type);
         try {
-            final ShmBuffer r = out(recv, bytes, type);
-            moving.broadcast(members.rank == root ? in(send, bytes, type) : null, r, bytes, root);
-            flush(recv, r, 0, bytes);
+            final ShmBuffer r = staging.out(recv, bytes, type);
+            moving.broadcast(members.rank == root ? staging.in(send, bytes, type) : null, r, bytes, root);
+            staging.flush(recv, r, 0, bytes);
         } catch (final CctkException e) {
             throw failed(e);
         } finally {
@@ -197,11 +229,11 @@ public final class ShmCommunicator implements Communicator {
         final int bytes = bytes(count, type);
         begin("reduce", bytes, type);
         try {
-            final ShmBuffer s = in(send, bytes, type);
-            final ShmBuffer r = members.rank == root ? out(recv, bytes, type) : null;
+            final ShmBuffer s = staging.in(send, bytes, type);
+            final ShmBuffer r = members.rank == root ? staging.out(recv, bytes, type) : null;
             reducing.reduce(s, r, (int) count, type, op, root);
             if (r != null) {
-                flush(recv, r, 0, bytes);
+                staging.flush(recv, r, 0, bytes);
             }
         } catch (final CctkException e) {
             throw failed(e);
@@ -216,13 +248,13 @@ public final class ShmCommunicator implements Communicator {
         final int total = bytes(countPerPeer * members.size, type);
         begin("alltoall", total, type);
         try {
-            final ShmBuffer r = out(recv, total, type);
-            ShmBuffer s = in(send, total, type);
+            final ShmBuffer r = staging.out(recv, total, type);
+            ShmBuffer s = staging.in(send, total, type);
             if (s.overlaps(r)) { // peers would read blocks this rank overwrites
                 s = staging.copyOf(s, total, 0);
             }
             moving.allToAll(s, r, block);
-            flush(recv, r, 0, total);
+            staging.flush(recv, r, 0, total);
         } catch (final CctkException e) {
             throw failed(e);
         } finally {
@@ -233,27 +265,19 @@ public final class ShmCommunicator implements Communicator {
     @Override
     public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
                           final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
-        final int size = members.size;
-        if (sendCounts.length != size || sendDispls.length != size || recvCounts.length != size
-                || recvDispls.length != size) {
-            throw CctkException.usage("alltoallv needs " + size + " counts and displacements per direction.");
-        }
+        MovingOps.checkV(members.rank, members.size, sendCounts, sendDispls, recvCounts, recvDispls);
         final int sendEnd = bytes(MovingOps.extent(sendCounts, sendDispls), type);
         final int recvEnd = bytes(MovingOps.extent(recvCounts, recvDispls), type);
-        if (sendCounts[members.rank] != recvCounts[members.rank]) {
-            throw CctkException.usage("alltoallv on rank " + members.rank + " sends " + sendCounts[members.rank]
-                    + " elements to itself but expects " + recvCounts[members.rank] + ".");
-        }
         begin("alltoallv", sendEnd, type);
         try {
-            final ShmBuffer r = out(recv, recvEnd, type);
-            ShmBuffer s = in(send, sendEnd, type);
+            final ShmBuffer r = staging.out(recv, recvEnd, type);
+            ShmBuffer s = staging.in(send, sendEnd, type);
             if (s.overlaps(r)) {
                 s = staging.copyOf(s, sendEnd, 0);
             }
             moving.allToAllv(s, sendCounts, sendDispls, r, recvCounts, recvDispls, type.bytes());
             if (r != recv) {
-                for (int p = 0; p < size; p++) { // only the blocks: the gaps between them keep their bytes
+                for (int p = 0; p < members.size; p++) { // only the blocks: the gaps between them keep their bytes
                     staging.copyOut(1, recv, (int) recvDispls[p] * type.bytes(), (int) recvCounts[p] * type.bytes());
                 }
             }
@@ -279,13 +303,13 @@ public final class ShmCommunicator implements Communicator {
             if (bytes == 0) {
                 return;
             }
-            final ShmBuffer r = out(recv, bytes, type);
-            ShmBuffer s = in(send, bytes, type);
+            final ShmBuffer r = staging.out(recv, bytes, type);
+            ShmBuffer s = staging.in(send, bytes, type);
             if (sendPeer != members.rank && s.overlaps(r)) { // the receive would overwrite what the peer reads
                 s = staging.copyOf(s, bytes, 0);
             }
             p2p.sendRecv(s, sendPeer, r, recvPeer, bytes);
-            flush(recv, r, 0, bytes);
+            staging.flush(recv, r, 0, bytes);
         } catch (final CctkException e) {
             throw failed(e);
         } finally {
@@ -316,7 +340,12 @@ public final class ShmCommunicator implements Communicator {
         closed = true;
         own.close();
         peers.close();
+        reducing.close();
         members.close();
+        if (failure != null) {
+            // a peer that died may have left files no member will map now
+            StaleSegments.clean(members.dir);
+        }
     }
 
     private void open() {
@@ -339,42 +368,6 @@ public final class ShmCommunicator implements Communicator {
             failure = e.getMessage();
         }
         return e;
-    }
-
-    /** A buffer to read: this communicator's own, or a foreign one copied into staging. */
-    private ShmBuffer in(final CommBuffer b, final int bytes, final DType type) {
-        final ShmBuffer ours = mine(b, bytes, type);
-        return ours != null ? ours : staging.copyIn(b, bytes, 0);
-    }
-
-    /** A buffer to write: this communicator's own, or staging to be copied out by {@link #flush}. */
-    private ShmBuffer out(final CommBuffer b, final int bytes, final DType type) {
-        final ShmBuffer ours = mine(b, bytes, type);
-        return ours != null ? ours : staging.area(bytes, 1);
-    }
-
-    private void flush(final CommBuffer b, final ShmBuffer used, final int off, final int len) {
-        if (used != b) {
-            staging.copyOut(1, b, off, len);
-        }
-    }
-
-    private ShmBuffer mine(final CommBuffer b, final int bytes, final DType type) {
-        if (b == null) {
-            throw CctkException.usage("a collective of the shm backend got no buffer.");
-        }
-        if (b.bytes() < bytes) {
-            throw CctkException.usage("a buffer of " + b.bytes() + " bytes is too small for " + bytes + " bytes of "
-                    + type.specName() + ".");
-        }
-        if (!(b instanceof ShmBuffer s) || s.owner != own) {
-            return null;
-        }
-        if (s.offset % type.bytes() != 0) {
-            throw CctkException.usage("a " + type.specName() + " buffer must start at a multiple of " + type.bytes()
-                    + " bytes; this one starts at " + s.offset + ".");
-        }
-        return s;
     }
 
     private void checkPeer(final int peer, final String what) {

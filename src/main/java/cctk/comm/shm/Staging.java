@@ -1,13 +1,16 @@
 package cctk.comm.shm;
 
+import cctk.CctkException;
 import cctk.comm.CommBuffer;
+import cctk.comm.DType;
 import java.nio.ByteBuffer;
 
 /**
  * Shared memory for what cannot be read where it lies: buffers this communicator did not allocate (copied in
  * before a collective and out after it) and send buffers that overlap their receive buffer where peers would read
  * bytes this rank overwrites (in-place all-to-all, send/recv). Two areas (0: send side, 1: receive side), grown on
- * demand; an outgrown area is freed with its buffer. <b>Note:</b> not threadsafe.
+ * demand; an outgrown area is freed at once (no collective reads it any more when a new one starts).
+ * <b>Note:</b> not threadsafe.
  */
 final class Staging {
 
@@ -28,6 +31,11 @@ final class Staging {
             return a;
         }
         final long grown = Math.min(OwnSegments.MAX_BYTES, Math.max(bytes, a == null ? 0 : 2L * a.length));
+        if (a != null) {
+            areas[which] = null;
+            cursors[which] = null;
+            own.free(a);
+        }
         areas[which] = own.allocate(grown, peers);
         cursors[which] = areas[which].region.data.duplicate();
         return areas[which];
@@ -57,5 +65,44 @@ final class Staging {
         final ByteBuffer c = cursors[which];
         c.limit(off + len).position(off);
         foreign.upload(c, off);
+    }
+
+    /** A buffer to read: this communicator's own, or a foreign one copied into staging. */
+    ShmBuffer in(final CommBuffer b, final int bytes, final DType type) {
+        final ShmBuffer ours = mine(b, bytes, type);
+        return ours != null ? ours : copyIn(b, bytes, 0);
+    }
+
+    /** A buffer to write: this communicator's own, or staging to be copied out by {@link #flush}. */
+    ShmBuffer out(final CommBuffer b, final int bytes, final DType type) {
+        final ShmBuffer ours = mine(b, bytes, type);
+        return ours != null ? ours : area(bytes, 1);
+    }
+
+    void flush(final CommBuffer b, final ShmBuffer used, final int off, final int len) {
+        if (used != b) {
+            copyOut(1, b, off, len);
+        }
+    }
+
+    private ShmBuffer mine(final CommBuffer b, final int bytes, final DType type) {
+        if (b == null) {
+            throw CctkException.usage("a collective of the shm backend got no buffer.");
+        }
+        if (b.bytes() < bytes) {
+            throw CctkException.usage("a buffer of " + b.bytes() + " bytes is too small for " + bytes + " bytes of "
+                    + type.specName() + ".");
+        }
+        if (!(b instanceof ShmBuffer s) || s.owner != own) {
+            return null;
+        }
+        if (!own.live(s)) {
+            throw CctkException.usage("a buffer of " + s.length + " bytes was used after it was freed.");
+        }
+        if (s.offset % type.bytes() != 0) {
+            throw CctkException.usage("a " + type.specName() + " buffer must start at a multiple of " + type.bytes()
+                    + " bytes; this one starts at " + s.offset + ".");
+        }
+        return s;
     }
 }

@@ -6,11 +6,13 @@ import cctk.comm.Tuning;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Every wait on a peer's control counter: spin, then yield, then park with a doubling bound (1 us to 256 us), so ranks
- * that share cores hand theirs over instead of burning it. About every 100 ms a waiting rank checks that the peers it
- * waits on are still there (their "gone" flag, their process); a dead one is named at once ("rank 1 probably
- * died"), a live one that makes no progress when the deadline passes ("rank 2 (not sending)"), in the words of the
- * tcp backend's messages, which {@code cctk.bench.Blame} reads. Allocates nothing unless it throws.
+ * Every wait on a peer's control counter: spin for {@code Tuning.shmSpinMicros} (none where the host's ranks outnumber
+ * its cores), then yield, then park with a doubling bound (1 us to 256 us), so ranks that share cores hand theirs over
+ * instead of burning it, and ranks with a core each wake at once from the short waits of back-to-back collectives.
+ * About every 100 ms a waiting rank checks that the peers it waits on are still there (their "gone" flag, their
+ * process); a dead one is named at once ("rank 1 probably died"), a live one that makes no progress when the
+ * deadline passes ("rank 2 (not sending)"), in the words of the tcp backend's messages, which
+ * {@code cctk.bench.Blame} reads. Allocates nothing unless it throws.
  * <b>Note:</b> not threadsafe.
  */
 final class Waiter {
@@ -30,7 +32,7 @@ final class Waiter {
     private final int me;
     private final int size;
     private final long deadlineNanos;
-    private final int spins;
+    private final long spinNanos;
     private final int yields;
     private String operation = "setup";
     private long bytes = -1;
@@ -45,7 +47,7 @@ final class Waiter {
         this.deadlineNanos = deadlineNanos;
         // more ranks than cores: a spinning rank holds the core the rank it waits for needs
         final boolean sharesCores = size > Runtime.getRuntime().availableProcessors();
-        this.spins = sharesCores ? 0 : Tuning.fromSystemProperties().shmSpins();
+        this.spinNanos = sharesCores ? 0 : Tuning.fromSystemProperties().shmSpinMicros() * 1_000L;
         this.yields = sharesCores ? 8 : 32;
     }
 
@@ -66,18 +68,22 @@ final class Waiter {
         long check = start + CHECK_NANOS;
         long park = PARK_MIN;
         int round = 0;
+        boolean spinning = spinNanos > 0;
+        int yielded = 0;
         while (!reached(kind, peer, target)) {
-            if (round < spins) {
+            if (spinning) {
                 Thread.onSpinWait();
-            } else if (round < spins + yields) {
+            } else if (yielded < yields) {
                 Thread.yield();
+                yielded++;
             } else {
                 LockSupport.parkNanos(park);
                 park = Math.min(PARK_MAX, park << 1);
             }
             round++;
-            if (round >= spins || (round & 255) == 0) {
+            if (!spinning || (round & 63) == 0) {
                 final long now = System.nanoTime();
+                spinning &= now - start < spinNanos;
                 if (now - check >= 0) {
                     verify(kind, peer, target);
                     check = now + CHECK_NANOS;

@@ -5,7 +5,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 
-/** Which network interface carries a tcp link: the words the fault messages use to name the NIC. */
+/**
+ * Which network interface carries a tcp link: the words the fault messages and the header line use to name the NIC.
+ * <b>Note:</b> threadsafe (no state).
+ */
 final class LinkNic {
 
     private LinkNic() {
@@ -50,6 +53,34 @@ final class LinkNic {
         } catch (final IOException | ClassCastException e) {
             return null;
         }
+    }
+
+    /**
+     * The connected peers of {@code links} grouped by the interfaces that carry them, peers named by
+     * {@code rankOf}: "tcp over eth0,eth1 to ranks 2,3; tcp over lo to rank 1", or "tcp: no connection yet".
+     */
+    static String transports(final Link[][] links, final java.util.function.IntUnaryOperator rankOf) {
+        final java.util.Map<String, java.util.List<Integer>> byNics = new java.util.TreeMap<>();
+        for (final Link[] row : links) {
+            if (row == null || row.length == 0 || row[0] == null) {
+                continue;
+            }
+            final java.util.Set<String> nics = new java.util.TreeSet<>();
+            for (final Link l : row) {
+                final String n = l == null ? null : name(l);
+                nics.add(n == null ? "?" : n);
+            }
+            byNics.computeIfAbsent(String.join(",", nics), k -> new java.util.ArrayList<>())
+                    .add(rankOf.applyAsInt(row[0].peer));
+        }
+        if (byNics.isEmpty()) {
+            return "tcp: no connection yet";
+        }
+        final StringBuilder sb = new StringBuilder();
+        byNics.forEach((nics, ranks) -> sb.append(sb.length() == 0 ? "" : "; ").append("tcp over ").append(nics)
+                .append(" to ").append(cctk.comm.RankList.of(ranks.stream().mapToInt(Integer::intValue).toArray(),
+                        ranks.size())));
+        return sb.toString();
     }
 
     private static String hostName() {

@@ -12,14 +12,18 @@ import java.nio.channels.SocketChannel;
 import java.util.List;
 
 /**
- * Accepts the higher ranks' connections on every stripe's listening socket with one selector, so one stranger
- * never blocks the real peers: each pending connection gets its own short handshake deadline ({@link
- * #HANDSHAKE_NANOS}, bounded by the mesh deadline) and fixed buffers (about 150 bytes); at most {@link
+ * Accepts the higher ranks' connections on every stripe's listening socket with one selector of its own, so one
+ * stranger never blocks the real peers. It runs only inside {@link #accept}, while a collective needs connections
+ * from higher ranks; between calls, new connections wait in the kernel's backlog and half-done hellos wait where
+ * they are. Each pending connection gets its own short handshake deadline ({@link #HANDSHAKE_NANOS}, counted from
+ * the start of the call and bounded by its deadline) and fixed buffers (about 150 bytes); at most {@link
  * #MAX_PENDING} wait at once, beyond which new ones are closed at once (a real dialer retries). A connection that
  * fails the {@link MeshHello}, stays silent, sends garbage, claims the wrong world or a link already made is
- * dropped and logged once; the first {@link #LOGGED_DROPS} drops get a line each, the rest one count at the end.
- * Descriptor exhaustion on accept pauses accepting (10 ms doubling to 1 s) and is logged once.
- * <b>Note:</b> not threadsafe; one call per mesh.
+ * dropped and logged once; the first {@link #LOGGED_DROPS} drops get a line each, the rest a count when the mesh
+ * closes. A proven connection from a higher rank that the current call does not wait for is kept too: that rank
+ * needs it for a collective this rank has not reached yet. Descriptor exhaustion on accept pauses accepting (10 ms
+ * doubling to 1 s) and is logged once.
+ * <b>Note:</b> not threadsafe: the communicator's thread.
  */
 final class MeshAcceptor {
 
@@ -29,11 +33,17 @@ final class MeshAcceptor {
     private static final long MIN_PAUSE_NANOS = 10_000_000L;
     private static final long MAX_PAUSE_NANOS = 1_000_000_000L;
 
+    /** What becomes of a proven connection (the mesh registers it for transfers). */
+    @FunctionalInterface
+    interface Made {
+        void link(Link link) throws IOException;
+    }
+
     /** One connection still proving itself. */
     private static final class Pending {
         final SocketChannel channel;
         final int stripe;
-        final long deadline;
+        long deadline;
         final SocketAddress remote;
         final byte[] challenge = JobProof.nonce();
         final ByteBuffer in = ByteBuffer.allocate(MeshHello.HELLO_BYTES);
@@ -54,7 +64,11 @@ final class MeshAcceptor {
     private final int rank;
     private final int size;
     private final Link[][] links;
-    private final long deadline;
+    private final List<ServerSocketChannel> servers;
+    private final Made made;
+    private final java.util.function.Supplier<String> operation;
+    private Selector selector;
+    private long deadline;
     private int drops;
     private int pending;
     private int acceptFailures;
@@ -62,55 +76,74 @@ final class MeshAcceptor {
     private long resumeAt;
 
     MeshAcceptor(final TcpOptions options, final int rank, final int size, final Link[][] links,
-                 final long deadline) {
+                 final List<ServerSocketChannel> servers, final Made made,
+                 final java.util.function.Supplier<String> operation) {
         this.options = options;
         this.hello = new MeshHello(options.secret(), options.keyPrefix());
         this.rank = rank;
         this.size = size;
         this.links = links;
-        this.deadline = deadline;
+        this.servers = servers;
+        this.made = made;
+        this.operation = operation;
     }
 
-    /** Fills {@code links[peer][stripe]} for every higher rank and stripe, or throws naming the missing ranks. */
-    void acceptAll(final List<ServerSocketChannel> servers) throws IOException {
-        final int expected = (size - rank - 1) * servers.size();
-        if (expected == 0) {
-            return;
-        }
-        int made = 0;
-        final Selector selector = Selector.open();
-        try {
+    /**
+     * Accepts until every higher rank among {@code peers[0..n)} is connected on every stripe, by {@code until}
+     * (System.nanoTime), or throws naming the missing ranks.
+     */
+    void accept(final int[] peers, final int n, final long until) throws IOException {
+        if (selector == null) {
+            selector = Selector.open();
             for (int s = 0; s < servers.size(); s++) {
                 servers.get(s).configureBlocking(false);
                 servers.get(s).register(selector, SelectionKey.OP_ACCEPT, s);
             }
-            while (made < expected) {
-                final long now = System.nanoTime();
-                if (now - deadline >= 0) {
-                    throw timedOut(servers);
-                }
-                selector.select(Math.max(1, (nextWake(selector, now) - now) / 1_000_000L));
-                for (final SelectionKey key : selector.selectedKeys()) {
-                    made += handle(selector, key);
-                }
-                selector.selectedKeys().clear();
-                expire(selector);
-            }
-        } finally {
-            closePending(selector);
-            if (drops > LOGGED_DROPS) {
-                options.log().accept("rank " + rank + ": dropped " + (drops - LOGGED_DROPS) + " more connection(s)"
-                        + " to its tcp mesh port that did not prove they belong to this job.");
+        }
+        this.deadline = until;
+        final long now = System.nanoTime();
+        for (final SelectionKey key : selector.keys()) { // those that waited for this call get their full time
+            if (key.isValid() && key.attachment() instanceof Pending p) {
+                p.deadline = deadline - now < HANDSHAKE_NANOS ? deadline : now + HANDSHAKE_NANOS;
             }
         }
-        for (final Link[] row : links) {
-            if (row != null) {
-                for (final Link l : row) {
-                    if (l != null && !l.channel.isBlocking()) {
-                        l.channel.configureBlocking(true);
+        while (!complete(peers, n)) {
+            final long t = System.nanoTime();
+            if (t - deadline >= 0) {
+                throw timedOut(peers, n);
+            }
+            selector.select(Math.max(1, (nextWake(selector, t) - t) / 1_000_000L));
+            for (final SelectionKey key : selector.selectedKeys()) {
+                handle(selector, key);
+            }
+            selector.selectedKeys().clear();
+            expire(selector);
+        }
+    }
+
+    private boolean complete(final int[] peers, final int n) {
+        for (int i = 0; i < n; i++) {
+            final int p = peers[i];
+            if (p > rank) {
+                for (final Link l : links[p]) {
+                    if (l == null) {
+                        return false;
                     }
                 }
             }
+        }
+        return true;
+    }
+
+    /** Closes the connections still proving themselves and the selector; logs the count of unlogged drops. */
+    void close() {
+        if (selector != null) {
+            closePending(selector);
+            selector = null;
+        }
+        if (drops > LOGGED_DROPS) {
+            options.log().accept(options.label(rank) + ": dropped " + (drops - LOGGED_DROPS) + " more"
+                    + " connection(s) to its tcp mesh port that did not prove they belong to this job.");
         }
     }
 
@@ -145,49 +178,45 @@ final class MeshAcceptor {
         return wake;
     }
 
-    /** 1 when this key completed a link. */
-    private int handle(final Selector selector, final SelectionKey key) {
+    /** Moves one connection's hello on; a finished one becomes a link. */
+    private void handle(final Selector selector, final SelectionKey key) {
         if (!key.isValid()) {
-            return 0;
+            return;
         }
         if (key.attachment() instanceof Integer stripe) {
             acceptOne(selector, key, stripe);
-            return 0;
+            return;
         }
         final Pending p = (Pending) key.attachment();
         try {
             if (key.isReadable()) {
                 if (p.channel.read(p.in) < 0) {
                     drop(p, "it closed the connection before proving it belongs to this job");
-                    return 0;
+                    return;
                 }
                 if (!p.in.hasRemaining() && !verify(p)) {
-                    return 0;
+                    return;
                 }
             }
             if (key.isValid() && p.out.hasRemaining()) {
                 p.channel.write(p.out);
             }
             if (!key.isValid()) {
-                return 0;
+                return;
             }
             if (p.out.hasRemaining()) {
                 key.interestOps(SelectionKey.OP_WRITE);
-                return 0;
+                return;
             }
             if (p.peer >= 0) {
                 key.cancel();
                 pending--;
-                return 1;
+                made.link(new Link(p.peer, p.stripe, p.channel, options.label(p.peer) + " (" + p.remote + ")"));
+                return;
             }
             key.interestOps(SelectionKey.OP_READ);
-            return 0;
         } catch (final IOException e) {
-            if (p.peer >= 0) {
-                links[p.peer][p.stripe] = null;
-            }
             drop(p, "its connection failed during the hello (" + e.getMessage() + ")");
-            return 0;
         }
     }
 
@@ -198,7 +227,7 @@ final class MeshAcceptor {
         } catch (final IOException e) {
             acceptFailures++;
             if (acceptFailures == 1) {
-                options.log().accept("rank " + rank + ": accepting on its tcp mesh port failed (" + e.getMessage()
+                options.log().accept(options.label(rank) + ": accepting on its tcp mesh port failed (" + e.getMessage()
                         + "); pausing accepts and retrying; repeats are counted, not logged.");
             }
             key.interestOps(0);
@@ -210,7 +239,7 @@ final class MeshAcceptor {
             return;
         }
         if (acceptFailures > 1) {
-            options.log().accept("rank " + rank + ": accepting works again after " + (acceptFailures - 1)
+            options.log().accept(options.label(rank) + ": accepting works again after " + (acceptFailures - 1)
                     + " more failed accept(s).");
         }
         acceptFailures = 0;
@@ -253,23 +282,29 @@ final class MeshAcceptor {
                     + rank + " of " + size + " on stripe " + p.stripe);
             return false;
         }
-        if (links[peer][stripe] != null) {
-            drop(p, "rank " + peer + " is already connected on stripe " + stripe);
+        if (links[peer][stripe] != null || proving(peer, stripe)) {
+            drop(p, options.label(peer) + " is already connected on stripe " + stripe);
             return false;
         }
         p.peer = peer;
-        links[peer][stripe] = new Link(peer, stripe, p.channel, "rank " + peer + " (" + p.remote + ")");
         p.out = ByteBuffer.wrap(hello.acceptProof(nonce, rank, stripe, size, peer));
         return true;
+    }
+
+    /** Whether another connection has already proven itself as {@code peer}'s {@code stripe} and is being answered. */
+    private boolean proving(final int peer, final int stripe) {
+        for (final SelectionKey key : selector.keys()) {
+            if (key.isValid() && key.attachment() instanceof Pending q && q.peer == peer && q.stripe == stripe) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void expire(final Selector selector) {
         final long now = System.nanoTime();
         for (final SelectionKey key : selector.keys()) {
             if (key.isValid() && key.attachment() instanceof Pending p && now - p.deadline >= 0) {
-                if (p.peer >= 0) {
-                    links[p.peer][p.stripe] = null;
-                }
                 drop(p, "it did not finish its hello within " + HANDSHAKE_NANOS / 1_000_000_000L + " s");
             }
         }
@@ -284,28 +319,30 @@ final class MeshAcceptor {
     private void dropped(final SocketAddress remote, final String why) {
         drops++;
         if (drops <= LOGGED_DROPS) {
-            options.log().accept("rank " + rank + ": dropped a connection to its tcp mesh port from " + remote
+            options.log().accept(options.label(rank) + ": dropped a connection to its tcp mesh port from " + remote
                     + ": " + why + ".");
         }
     }
 
-    private CctkException timedOut(final List<ServerSocketChannel> servers) throws IOException {
+    /** The words of the transfers' stall message, so that Blame names the ranks that never connected. */
+    private CctkException timedOut(final int[] peers, final int n) throws IOException {
         final StringBuilder missing = new StringBuilder();
-        for (int s = 0; s < servers.size(); s++) {
-            final StringBuilder b = new StringBuilder();
-            for (int p = rank + 1; p < size; p++) {
+        for (int i = 0; i < n; i++) {
+            final int p = peers[i];
+            final StringBuilder on = new StringBuilder();
+            for (int s = 0; p > rank && s < servers.size(); s++) {
                 if (links[p][s] == null) {
-                    b.append(b.length() == 0 ? "rank " : ", ").append(p);
+                    on.append(on.length() == 0 ? "" : ", ").append(servers.get(s).getLocalAddress());
                 }
             }
-            if (b.length() > 0) {
-                missing.append(missing.length() == 0 ? "" : "; ").append(b).append(" on ")
-                        .append(servers.get(s).getLocalAddress());
+            if (on.length() > 0) {
+                missing.append(missing.length() == 0 ? "" : ", ").append(options.label(p))
+                        .append(" (not sending) [no connection to ").append(on).append(']');
             }
         }
-        return CctkException.environment("rank " + rank + " waited " + options.deadline().toSeconds()
-                + " s for higher ranks to connect (" + missing + " missing); they died, stalled or cannot reach"
-                + " this host.");
+        return CctkException.environment(options.label(rank) + " waited " + options.deadline().toMillis() / 1000.0
+                + " s without progress during " + operation.get() + " for " + missing + "; the peer stalled or died"
+                + " (raise the deadline if it is only slow).");
     }
 
     private static void closeQuietly(final java.io.Closeable c) {

@@ -10,7 +10,8 @@ import cctk.comm.Tuning;
  * all-gather with every step posted at once: each step forwards the previous step's block as soon as it has been
  * reduced (pieces of {@link Transfers#REDUCE_PIECE}), so reduction overlaps communication across steps. Small
  * all-reduce sends the whole buffer to every peer and reduces in rank order (one round trip; every rank computes
- * bit-identical results). Reduce is a pipelined chain towards the root.
+ * bit-identical results) up to {@link Peers#direct} ranks, and runs the ring beyond, so that a rank connects two
+ * peers instead of W - 1. Reduce is a pipelined chain towards the root. Each connects its peers first.
  * <b>Note:</b> not threadsafe.
  */
 final class ReducingAlgorithms {
@@ -20,12 +21,14 @@ final class ReducingAlgorithms {
 
     private final TcpCommunicator comm;
     private final Transfers t;
+    private final Peers peers;
     private final int rank;
     private final int size;
 
-    ReducingAlgorithms(final TcpCommunicator comm, final Transfers transfers) {
+    ReducingAlgorithms(final TcpCommunicator comm, final Transfers transfers, final Peers peers) {
         this.comm = comm;
         this.t = transfers;
+        this.peers = peers;
         this.rank = comm.rank();
         this.size = comm.size();
     }
@@ -37,9 +40,11 @@ final class ReducingAlgorithms {
         }
         if (size == 1) {
             t.copy(s, 0, r, 0, count * unit);
-        } else if (count * unit <= DIRECT_MAX || count < size) {
+        } else if ((count * unit <= DIRECT_MAX || count < size) && peers.direct()) {
+            peers.all();
             direct(s, r, count, type, op);
         } else {
+            peers.ring();
             ring(s, r, count, type, op);
             return;
         }
@@ -116,6 +121,7 @@ final class ReducingAlgorithms {
         if (size == 1) {
             t.copy(s, 0, r, 0, block);
         } else {
+            peers.ring();
             final int right = (rank + 1) % size;
             final int left = Math.floorMod(rank - 1, size);
             // one reduced block per intermediate step, for the next step to forward
@@ -150,6 +156,9 @@ final class ReducingAlgorithms {
         }
         final int rel = Math.floorMod(rank - root, size);
         final int towardRoot = Math.floorMod(rank - 1, size);
+        if (size > 1) {
+            peers.ring();
+        }
         if (size == 1) {
             t.copy(s, 0, r, 0, bytes);
         } else if (rel == size - 1) {

@@ -11,7 +11,8 @@ import java.nio.ByteOrder;
  * Host memory for the tcp backend: a slice of one direct, little-endian ByteBuffer allocated once. Keeps the
  * per-slot cursors (duplicates) that socket reads and writes move, and typed views for reductions, created on
  * first use so that steady-state collectives allocate nothing. At most 2 GiB - 1 bytes (one ByteBuffer). Its memory
- * is given back by {@link Memory#free} (through {@link DirectBuffers}), after which every use of it fails.
+ * is given back by {@link Memory#free} (through {@link DirectBuffers}), after which every use of it fails. The
+ * memory may also be borrowed: another backend's host memory ({@link HostViews}), which free never gives back.
  * <b>Note:</b> not threadsafe.
  */
 public final class TcpBuffer implements CommBuffer {
@@ -21,19 +22,31 @@ public final class TcpBuffer implements CommBuffer {
         final ByteBuffer base;
         private ByteBuffer[] cursors = new ByteBuffer[0];
         private final Buffer[] typed = new Buffer[DType.values().length];
+        private final boolean borrowed;
         private boolean freed;
 
         Memory(final ByteBuffer base) {
-            this.base = base.order(ByteOrder.LITTLE_ENDIAN);
+            this(base, false);
         }
 
-        /** Gives the memory back now; every later use of this memory or its views fails. Idempotent. */
+        /** Memory over {@code base}; {@code borrowed}: another owner's, never given back from here. */
+        Memory(final ByteBuffer base, final boolean borrowed) {
+            this.base = base.order(ByteOrder.LITTLE_ENDIAN);
+            this.borrowed = borrowed;
+        }
+
+        /**
+         * Gives the memory back now (borrowed memory: stops using it); every later use of this memory or its views
+         * fails. Idempotent.
+         */
         void free() {
             if (!freed) {
                 freed = true;
                 cursors = new ByteBuffer[0];
                 java.util.Arrays.fill(typed, null);
-                DirectBuffers.free(base);
+                if (!borrowed) {
+                    DirectBuffers.free(base);
+                }
             }
         }
 

@@ -6,13 +6,14 @@ import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Store;
-import java.io.IOException;
-import java.nio.channels.Selector;
+import cctk.comm.Tuning;
 
 /**
- * The tcp backend: a full mesh of TCP connections (one per NIC per peer pair) driven by one thread.
- * Reducing collectives are pipelined rings or chains ({@link ReducingAlgorithms}); all-gather, all-to-all(v)
- * and send/recv talk to every peer directly; broadcast is a pipelined chain; barrier is a dissemination barrier.
+ * The tcp backend: TCP connections (one per NIC per peer pair) driven by one thread, made when an algorithm first
+ * needs them ({@link TcpMesh}, {@link Peers}). Reducing collectives are pipelined rings or chains
+ * ({@link ReducingAlgorithms}); the others are in {@link MovingAlgorithms}. Up to {@code Tuning.directMaxRanks}
+ * ranks, all-gather and small all-reduce talk to every peer directly; beyond, they run rings, so that only
+ * all-to-all needs every peer. Runs on its own buffers and on other backends' host memory ({@link HostViews}).
  * Buffers hold little-endian elements; offsets of buffers must be multiples of the element size.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
@@ -20,60 +21,47 @@ public final class TcpCommunicator implements Communicator {
 
     private final int rank;
     private final int size;
+    private final TcpOptions options;
+    private final TcpMesh mesh;
     final Link[][] links;
-    private final Selector selector;
     private final Transfers transfers;
     private final ReducingAlgorithms reducing;
+    private final MovingAlgorithms moving;
+    private final HostViews views = new HostViews();
     private final boolean broadcastStreams;
-    private final TcpBuffer token = TcpBuffer.allocate(2);
     private TcpBuffer scratch = TcpBuffer.allocate(64);
     private boolean closed;
 
-    private TcpCommunicator(final int rank, final int size, final Link[][] links, final Selector selector,
-                            final TcpOptions options) {
+    private TcpCommunicator(final int rank, final int size, final TcpMesh mesh, final TcpOptions options) {
         this.rank = rank;
         this.size = size;
-        this.links = links;
-        this.selector = selector;
-        this.transfers = new Transfers(rank, links, options.stripes(), selector, options.deadline().toNanos(),
-                HostTuning.spinNanos(options, size), HostTuning.streamSendBytes(options), options.socketBufferBytes());
-        this.reducing = new ReducingAlgorithms(this, transfers);
+        this.options = options;
+        this.mesh = mesh;
+        this.links = mesh.links;
+        this.transfers = new Transfers(options, rank, mesh, HostTuning.spinNanos(options, size),
+                HostTuning.streamSendBytes(options));
+        final Peers peers = new Peers(mesh, rank, size, Tuning.fromSystemProperties().directMaxRanks());
+        this.reducing = new ReducingAlgorithms(this, transfers, peers);
+        this.moving = new MovingAlgorithms(transfers, peers, rank, size);
         this.broadcastStreams = HostTuning.broadcastStreams(options, size);
     }
 
     /**
-     * Meets the other ranks through {@code store} (keys under {@code options.keyPrefix()}), connects the mesh and
-     * passes a barrier. Throws CctkException(ENVIRONMENT) naming the host, interface or peer when that fails.
+     * Opens this rank's listening sockets and publishes them through {@code store} (keys under
+     * {@code options.keyPrefix()}); connects no peer yet: each collective connects the peers it uses the first time
+     * it needs them. Throws CctkException(ENVIRONMENT) naming the host and interface when that fails.
      */
     public static TcpCommunicator connect(final TcpOptions options, final int rank, final int size,
                                           final Store store) {
         if (size < 1 || rank < 0 || rank >= size) {
             throw CctkException.usage("rank " + rank + " is not in a world of " + size + " ranks.");
         }
-        final Link[][] links = TcpMesh.connect(options, rank, size, store);
-        final Selector selector;
-        try {
-            selector = Selector.open();
-            for (final Link[] row : links) {
-                if (row != null) {
-                    for (final Link l : row) {
-                        l.channel.configureBlocking(false);
-                        l.key = l.channel.register(selector, 0);
-                    }
-                }
-            }
-        } catch (final IOException e) {
-            TcpMesh.closeAll(links);
-            throw CctkException.environment("rank " + rank + " could not set up its socket selector: "
-                    + e.getMessage(), e);
-        }
-        final TcpCommunicator comm = new TcpCommunicator(rank, size, links, selector, options);
-        comm.barrier();
-        if (rank == 0) {
-            // every rank has dialled every lower rank once the barrier passed: nobody reads the endpoints again
-            store.drop(TcpMesh.endpointsPrefix(options));
-        }
-        return comm;
+        return new TcpCommunicator(rank, size, TcpMesh.open(options, rank, size, store), options);
+    }
+
+    /** The store keys this kind of communicator keeps while it lives: rank 0 may drop them once every rank closed. */
+    public static String storePrefix(final TcpOptions options) {
+        return TcpMesh.endpointsPrefix(options);
     }
 
     @Override
@@ -109,6 +97,26 @@ public final class TcpCommunicator implements Communicator {
         return names.isEmpty() ? "none" : String.join(",", names);
     }
 
+    /**
+     * The connected peers by the interfaces that carry them, in world ranks: "tcp over eth0,eth1 to ranks 2,3; tcp
+     * over lo to rank 1"; "tcp: no connection yet" before the first.
+     */
+    @Override
+    public String transports() {
+        return LinkNic.transports(links, options::rankOf);
+    }
+
+    /** Sockets this communicator holds open now: its listening sockets and its links. */
+    public int sockets() {
+        int n = mesh.stripes;
+        for (final Link[] row : links) {
+            for (int s = 0; row != null && s < row.length; s++) {
+                n += row[s] == null ? 0 : 1;
+            }
+        }
+        return n;
+    }
+
     @Override
     public CommBuffer allocate(final long bytes) {
         if (bytes < 0 || bytes > Integer.MAX_VALUE - 8) {
@@ -118,7 +126,7 @@ public final class TcpCommunicator implements Communicator {
         try {
             return TcpBuffer.allocate((int) bytes);
         } catch (final OutOfMemoryError e) {
-            throw CctkException.environment("rank " + rank + " could not allocate " + bytes + " bytes of direct"
+            throw CctkException.environment(options.label(rank) + " could not allocate " + bytes + " bytes of direct"
                     + " memory (raise -XX:MaxDirectMemorySize or use smaller messages).");
         }
     }
@@ -126,12 +134,23 @@ public final class TcpCommunicator implements Communicator {
     /** Frees a buffer {@link #allocate} returned; its memory goes back at once (see {@link TcpBuffer}). */
     @Override
     public void free(final CommBuffer buffer) {
+        if (!(buffer instanceof TcpBuffer)) {
+            throw CctkException.usage("the tcp backend frees only buffers it allocated, not " + buffer + ".");
+        }
         final TcpBuffer t = tcp(buffer);
         if (!t.whole()) {
             throw CctkException.usage("only a whole buffer can be freed, not a slice of " + t.length + " bytes at "
                     + t.offset + ".");
         }
         t.memory.free();
+    }
+
+    /** Stops using another backend's buffer {@code buffer}, which its owner is about to free. */
+    @Override
+    public void forget(final CommBuffer buffer) {
+        if (!(buffer instanceof TcpBuffer) && buffer.hostMemory() != null) {
+            views.forget(buffer.hostMemory());
+        }
     }
 
     @Override
@@ -148,18 +167,7 @@ public final class TcpCommunicator implements Communicator {
         final int block = bytes(sendCount, type);
         final TcpBuffer s = check(send, 0, block, type);
         final TcpBuffer r = check(recv, 0, bytes(sendCount * size, type), type);
-        if (block == 0) {
-            return;
-        }
-        for (int p = 0; p < size; p++) {
-            if (p != rank) {
-                transfers.send(p, s, 0, block, type.bytes());
-                transfers.recv(p, r, p * block, block, type.bytes());
-            }
-        }
-        transfers.await();
-        // local blocks are copied after the exchange, so peers are not kept waiting for our first bytes
-        transfers.copy(s, 0, r, rank * block, block);
+        moving.allGather(s, r, block, type.bytes());
     }
 
     @Override
@@ -181,22 +189,7 @@ public final class TcpCommunicator implements Communicator {
         if (bytes == 0) {
             return;
         }
-        final int rel = Math.floorMod(rank - root, size);
-        final int next = (rank + 1) % size;
-        if (rel == 0) {
-            final TcpBuffer s = check(send, 0, bytes, type);
-            if (size > 1) {
-                transfers.send(next, s, 0, bytes, type.bytes());
-                transfers.await();
-            }
-            transfers.copy(s, 0, r, 0, bytes);
-            return;
-        }
-        final int got = transfers.recv(Math.floorMod(rank - 1, size), r, 0, bytes, type.bytes());
-        if (rel < size - 1) {
-            transfers.forward(next, r, 0, bytes, type.bytes(), got);
-        }
-        transfers.await();
+        moving.broadcast(rank == root ? check(send, 0, bytes, type) : null, r, bytes, type.bytes(), root);
     }
 
     @Override
@@ -223,14 +216,7 @@ public final class TcpCommunicator implements Communicator {
         if (s.overlaps(r)) {
             s = copyToScratch(s, total);
         }
-        for (int p = 0; p < size; p++) {
-            if (p != rank) {
-                transfers.send(p, s, p * block, block, type.bytes());
-                transfers.recv(p, r, p * block, block, type.bytes());
-            }
-        }
-        transfers.await();
-        transfers.copy(s, rank * block, r, rank * block, block);
+        moving.allToAll(s, r, block, type.bytes());
     }
 
     @Override
@@ -250,21 +236,14 @@ public final class TcpCommunicator implements Communicator {
             check(recv, 0, bytes(recvDispls[p] + recvCounts[p], type), type);
         }
         check(send, 0, sendEnd, type);
+        if (sendCounts[rank] != recvCounts[rank]) {
+            throw CctkException.usage("alltoallv on rank " + rank + " sends " + sendCounts[rank]
+                    + " elements to itself but expects " + recvCounts[rank] + ".");
+        }
         if (s.overlaps(r)) {
             s = copyToScratch(s, sendEnd);
         }
-        for (int p = 0; p < size; p++) {
-            if (p != rank) {
-                transfers.send(p, s, (int) sendDispls[p] * unit, (int) sendCounts[p] * unit, unit);
-                transfers.recv(p, r, (int) recvDispls[p] * unit, (int) recvCounts[p] * unit, unit);
-            } else if (sendCounts[p] != recvCounts[p]) {
-                throw CctkException.usage("alltoallv on rank " + rank + " sends " + sendCounts[p]
-                        + " elements to itself but expects " + recvCounts[p] + ".");
-            }
-        }
-        transfers.await();
-        transfers.copy(s, (int) sendDispls[rank] * unit, r, (int) recvDispls[rank] * unit,
-                (int) sendCounts[rank] * unit);
+        moving.allToAllv(s, sendCounts, sendDispls, r, recvCounts, recvDispls, unit);
     }
 
     @Override
@@ -280,25 +259,15 @@ public final class TcpCommunicator implements Communicator {
             throw CctkException.usage("sendrecv on rank " + rank + " sends to rank " + sendPeer + " but receives"
                     + " from rank " + recvPeer + "; a rank can only pair with itself in both directions.");
         }
-        if (sendPeer == rank) {
-            transfers.copy(s, 0, r, 0, bytes);
-            return;
-        }
         // in place, the receive would overwrite bytes the socket has not yet taken
-        final TcpBuffer from = s.overlaps(r) ? copyToScratch(s, bytes) : s;
-        transfers.send(sendPeer, from, 0, bytes, type.bytes());
-        transfers.recv(recvPeer, r, 0, bytes, type.bytes());
-        transfers.await();
+        final TcpBuffer from = sendPeer != rank && s.overlaps(r) ? copyToScratch(s, bytes) : s;
+        moving.sendRecv(from, sendPeer, r, recvPeer, bytes, type.bytes());
     }
 
     @Override
     public void barrier() {
         transfers.operation("barrier");
-        for (int dist = 1; dist < size; dist <<= 1) {
-            transfers.send((rank + dist) % size, token, 0, 1, 1);
-            transfers.recv(Math.floorMod(rank - dist, size), token, 1, 1, 1);
-            transfers.await();
-        }
+        moving.barrier();
     }
 
     @Override
@@ -312,15 +281,10 @@ public final class TcpCommunicator implements Communicator {
             return;
         }
         closed = true;
-        TcpMesh.closeAll(links);
+        mesh.close();
         transfers.free();
         scratch.memory.free();
-        token.memory.free();
-        try {
-            selector.close();
-        } catch (final IOException ignored) {
-            // nothing left to release
-        }
+        moving.free();
     }
 
     /**
@@ -350,14 +314,18 @@ public final class TcpCommunicator implements Communicator {
         }
     }
 
-    private static TcpBuffer tcp(final CommBuffer b) {
+    private TcpBuffer tcp(final CommBuffer b) {
         if (b instanceof TcpBuffer t) {
             return t;
         }
-        throw CctkException.usage("the tcp backend only runs on buffers it allocated, not on " + b);
+        final java.nio.ByteBuffer host = b == null ? null : b.hostMemory();
+        if (host != null) {
+            return views.of(b, host);
+        }
+        throw CctkException.usage("the tcp backend runs only on host memory, not on " + b);
     }
 
-    private static TcpBuffer check(final CommBuffer b, final int off, final int bytes, final DType type) {
+    private TcpBuffer check(final CommBuffer b, final int off, final int bytes, final DType type) {
         final TcpBuffer t = tcp(b);
         if (t.memory.freed()) {
             throw CctkException.usage("a buffer of " + t.length + " bytes was used after it was freed.");

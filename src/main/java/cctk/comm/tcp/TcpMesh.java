@@ -5,77 +5,112 @@ import cctk.comm.JobProof;
 import cctk.comm.Store;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.net.StandardSocketOptions;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Builds the full mesh: every rank listens on one port per NIC, publishes "host:port" per NIC in the store, connects
- * to every lower rank (one connection per NIC, bound to that NIC's address) and accepts every higher rank.
- * Every connection proves it belongs to the job with the {@link MeshHello} (a challenge-response over the job
- * secret) before it counts as a rank's; {@link MeshAcceptor} drops strangers without disturbing the run. The
- * listening sockets bind only the stripes' addresses (loopback for a single-node job), never the wildcard.
+ * The connections of a tcp communicator, made when an algorithm first needs them: every rank listens on one port
+ * per NIC (kept open while the communicator lives) and publishes "host|port" per NIC in the store; {@link #ensure}
+ * connects the pairs of a peer set that are not connected yet, the higher rank dialling the lower one (one
+ * connection per NIC, bound to that NIC's address), the lower one accepting. Every rank calls it with a symmetric
+ * set (q is in rank p's set exactly when p is in q's) at the same point of the same collective, so both ends of a
+ * missing pair are there: each rank dials its missing lower peers in ascending order, then accepts its missing
+ * higher ones, and by induction from rank 0 (which only accepts) nobody waits forever. A connection that arrives for
+ * a later collective is accepted and kept. Every connection proves it belongs to the job with the {@link MeshHello}
+ * before it counts as a rank's; {@link MeshAcceptor} drops strangers without disturbing the run. The listening
+ * sockets bind only the stripes' addresses (loopback for a single-node job), never the wildcard.
+ * <b>Note:</b> not threadsafe: the communicator's thread.
  */
-final class TcpMesh {
+final class TcpMesh implements AutoCloseable {
 
-    private TcpMesh() {
+    final Link[][] links;
+    final int stripes;
+    private final TcpOptions options;
+    private final int rank;
+    private final int size;
+    private final Store store;
+    private final List<InetAddress> local;
+    private final List<ServerSocketChannel> servers;
+    private final Selector selector;
+    private final MeshAcceptor acceptor;
+    private final MeshHello hello;
+    /** Counts the links made so far (for the transfers, which tune new ones). */
+    private int made;
+    /** The collective that needs the connections, for messages. */
+    private String operation = "setup";
+
+    private TcpMesh(final TcpOptions options, final int rank, final int size, final Store store,
+                    final List<InetAddress> local, final List<ServerSocketChannel> servers, final Selector selector) {
+        this.options = options;
+        this.rank = rank;
+        this.size = size;
+        this.store = store;
+        this.local = local;
+        this.servers = servers;
+        this.selector = selector;
+        this.stripes = local.size();
+        this.links = new Link[size][];
+        for (int p = 0; p < size; p++) {
+            links[p] = p == rank ? null : new Link[stripes];
+        }
+        this.hello = new MeshHello(options.secret(), options.keyPrefix());
+        this.acceptor = new MeshAcceptor(options, rank, size, links, servers, this::adopt, () -> operation);
     }
 
-    /** Links indexed [peer][stripe]; the row of this rank is null. Blocking channels, not yet registered. */
-    static Link[][] connect(final TcpOptions options, final int rank, final int size, final Store store) {
-        final long deadline = System.nanoTime() + options.deadline().toNanos();
+    /** Opens the listening sockets and publishes their endpoints; connects nobody yet. */
+    static TcpMesh open(final TcpOptions options, final int rank, final int size, final Store store) {
         final List<InetAddress> local = localAddresses(options);
-        final int stripes = local.size();
-        final Link[][] links = new Link[size][];
         final List<ServerSocketChannel> servers = new ArrayList<>();
+        Selector selector = null;
         try {
             final StringBuilder endpoints = new StringBuilder();
             for (final InetAddress address : local) {
                 final ServerSocketChannel server = ServerSocketChannel.open();
                 servers.add(server);
-                server.bind(new InetSocketAddress(address, 0), size * stripes + MeshAcceptor.MAX_PENDING);
+                server.bind(new InetSocketAddress(address, 0), Math.min(size * local.size(), 4096)
+                        + MeshAcceptor.MAX_PENDING);
                 final InetSocketAddress bound = (InetSocketAddress) server.getLocalAddress();
                 endpoints.append(endpoints.length() == 0 ? "" : ",")
                         .append(bound.getAddress().getHostAddress()).append('|').append(bound.getPort());
             }
+            selector = Selector.open();
+            final TcpMesh mesh = new TcpMesh(options, rank, size, store, local, servers, selector);
             store.set(key(options, rank), endpoints.toString().getBytes(StandardCharsets.UTF_8));
-            for (int peer = 0; peer < rank; peer++) {
-                links[peer] = dial(options, rank, size, peer, local, store, deadline);
-            }
-            for (int peer = rank + 1; peer < size; peer++) {
-                links[peer] = new Link[stripes];
-            }
-            new MeshAcceptor(options, rank, size, links, deadline).acceptAll(servers);
-            for (int peer = rank + 1; peer < size; peer++) {
-                for (final Link l : links[peer]) {
-                    tune(l.channel, options);
-                }
-            }
-            return links;
+            return mesh;
         } catch (final IOException e) {
-            closeAll(links);
-            throw CctkException.environment("rank " + rank + " on " + hostName() + " could not build its tcp"
-                    + " connections: " + e.getMessage() + ".", e);
+            servers.forEach(TcpMesh::closeQuietly);
+            closeQuietly(selector);
+            throw CctkException.environment(options.label(rank) + " on " + NicAddresses.hostName() + " could not"
+                    + " open its tcp listening sockets: " + e.getMessage() + ".", e);
         } catch (final RuntimeException e) {
-            closeAll(links);
+            servers.forEach(TcpMesh::closeQuietly);
+            closeQuietly(selector);
             throw e;
-        } finally {
-            for (final ServerSocketChannel server : servers) {
-                closeQuietly(server);
-            }
         }
+    }
+
+    /** The selector the transfers wait on; every link is registered with it (interest 0) once made. */
+    Selector selector() {
+        return selector;
+    }
+
+    /** Names the running collective in messages (a constant string). */
+    void operation(final String name) {
+        this.operation = name;
+    }
+
+    /** Links made so far; grows when {@link #ensure} connects more. */
+    int made() {
+        return made;
     }
 
     private static String key(final TcpOptions options, final int rank) {
@@ -87,32 +122,93 @@ final class TcpMesh {
         return options.keyPrefix() + "/tcp/endpoints/";
     }
 
-    private static Link[] dial(final TcpOptions options, final int rank, final int size, final int peer,
-                               final List<InetAddress> local, final Store store, final long deadline)
-            throws IOException {
+    /**
+     * Connects every pair of this rank and a peer among {@code peers[0..n)} that is not connected yet (a collective
+     * step: every rank calls it with its side of one symmetric set). Allocates nothing when all are connected.
+     */
+    void ensure(final int[] peers, final int n) {
+        boolean missingHigher = false;
+        boolean missingLower = false;
+        for (int i = 0; i < n; i++) {
+            final int p = peers[i];
+            if (p != rank && !connected(p)) {
+                missingHigher |= p > rank;
+                missingLower |= p < rank;
+            }
+        }
+        if (!missingHigher && !missingLower) {
+            return;
+        }
+        final long deadline = System.nanoTime() + options.deadline().toNanos();
+        try {
+            for (int p = 0; missingLower && p < rank; p++) { // ascending: see the class comment
+                if (!connected(p) && contains(peers, n, p)) {
+                    dial(p, deadline);
+                }
+            }
+            if (missingHigher) {
+                acceptor.accept(peers, n, deadline);
+            }
+        } catch (final IOException e) {
+            throw CctkException.environment(options.label(rank) + " on " + NicAddresses.hostName() + " could not"
+                    + " connect to its peers: " + e.getMessage() + ".", e);
+        }
+    }
+
+    /** Whether every stripe to {@code peer} is connected. */
+    boolean connected(final int peer) {
+        final Link[] row = links[peer];
+        for (int s = 0; s < row.length; s++) {
+            if (row[s] == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean contains(final int[] peers, final int n, final int p) {
+        for (int i = 0; i < n; i++) {
+            if (peers[i] == p) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A connection made and proven (dialled or accepted): nonblocking, tuned, registered with the selector. */
+    private void adopt(final Link l) throws IOException {
+        l.channel.configureBlocking(false);
+        tune(l.channel, options);
+        l.key = l.channel.register(selector, 0);
+        links[l.peer][l.stripe] = l;
+        made++;
+    }
+
+    private void dial(final int peer, final long deadline) throws IOException {
         final String[] endpoints = new String(store.get(key(options, peer)), StandardCharsets.UTF_8).split(",");
         if (endpoints.length != local.size()) {
-            throw CctkException.environment("rank " + rank + " uses " + local.size() + " NIC(s) but rank " + peer
-                    + " published " + endpoints.length + "; every rank must name the same number of interfaces.");
+            throw CctkException.environment(options.label(rank) + " uses " + local.size() + " NIC(s) but "
+                    + options.label(peer) + " published " + endpoints.length + "; every rank must name the same"
+                    + " number of interfaces.");
         }
-        final MeshHello hello = new MeshHello(options.secret(), options.keyPrefix());
-        final Link[] row = new Link[local.size()];
-        for (int s = 0; s < row.length; s++) {
+        for (int s = 0; s < stripes; s++) {
             final String[] hostPort = endpoints[s].split("\\|");
             final InetSocketAddress remote = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
-            row[s] = new Link(peer, s, dialOne(options, rank, size, peer, s, local, remote, hello, deadline),
-                    "rank " + peer + " (" + remote + ")");
+            final SocketChannel channel = dialOne(peer, s, remote, deadline);
+            try {
+                adopt(new Link(peer, s, channel, options.label(peer) + " (" + remote + ")"));
+            } catch (final IOException e) {
+                closeQuietly(channel);
+                throw e;
+            }
         }
-        return row;
     }
 
     /**
      * One proven connection to {@code peer}'s stripe {@code s}; retries (20 ms doubling to 1 s) while the acceptor
      * closes the connection before its challenge, as it does when busy with strangers.
      */
-    private static SocketChannel dialOne(final TcpOptions options, final int rank, final int size, final int peer,
-                                         final int s, final List<InetAddress> local, final InetSocketAddress remote,
-                                         final MeshHello hello, final long deadline) {
+    private SocketChannel dialOne(final int peer, final int s, final InetSocketAddress remote, final long deadline) {
         long backoff = 20_000_000L;
         while (true) {
             SocketChannel channel = null;
@@ -122,15 +218,15 @@ final class TcpMesh {
                 if (!options.interfaces().isEmpty()) {
                     channel.bind(new InetSocketAddress(local.get(s), 0));
                 }
-                channel.socket().connect(remote, remainingMillis(deadline, rank, peer));
-                channel.socket().setSoTimeout(remainingMillis(deadline, rank, peer));
+                channel.socket().connect(remote, remainingMillis(deadline, peer));
+                channel.socket().setSoTimeout(remainingMillis(deadline, peer));
                 final InputStream in = channel.socket().getInputStream();
                 final byte[] challenge = in.readNBytes(MeshHello.CHALLENGE_BYTES);
                 if (challenge.length < MeshHello.CHALLENGE_BYTES) {
                     closeQuietly(channel);
                     LockSupport.parkNanos(Math.min(backoff, Math.max(0, deadline - System.nanoTime())));
                     backoff = Math.min(1_000_000_000L, backoff * 2);
-                    remainingMillis(deadline, rank, peer);
+                    remainingMillis(deadline, peer);
                     continue;
                 }
                 final byte[] nonce = JobProof.nonce();
@@ -140,17 +236,25 @@ final class TcpMesh {
                 }
                 final byte[] answer = in.readNBytes(MeshHello.ANSWER_BYTES);
                 if (!JobProof.same(answer, hello.acceptProof(nonce, peer, s, size, rank))) {
-                    throw CctkException.environment("rank " + rank + " connected to " + remote + ", published by"
-                            + " rank " + peer + " (stripe " + s + "), but the other end did not prove it belongs to"
-                            + " this job; rank " + peer + " may have died and another process taken its port.");
+                    throw CctkException.environment(options.label(rank) + " connected to " + remote + ", published"
+                            + " by " + options.label(peer) + " (stripe " + s + "), but the other end did not prove"
+                            + " it belongs to this job; " + options.label(peer) + " may have died and another"
+                            + " process taken its port.");
                 }
                 channel.socket().setSoTimeout(0);
                 return channel;
+            } catch (final java.net.SocketTimeoutException e) {
+                closeQuietly(channel);
+                throw CctkException.environment(options.label(rank) + " waited "
+                        + options.deadline().toMillis() / 1000.0 + " s without progress during " + operation + " for "
+                        + options.label(peer) + " (not sending), which did not answer its connection at " + remote
+                        + " (stripe " + s + "); the peer stalled or died (raise the deadline if it is only slow).", e);
             } catch (final IOException e) {
                 closeQuietly(channel);
-                throw CctkException.environment("rank " + rank + " could not connect to rank " + peer + " at "
-                        + remote + " (stripe " + s + "): " + e.getMessage() + ". Is rank " + peer + " alive and is"
-                        + " the address reachable from " + hostName() + "?", e);
+                throw CctkException.environment(options.label(rank) + ": connecting to " + options.label(peer)
+                        + " at " + remote + " (stripe " + s + ") failed during " + operation + " (" + e.getMessage()
+                        + "); " + options.label(peer) + " probably died, or the address is not reachable from "
+                        + NicAddresses.hostName() + ". The job cannot continue.", e);
             } catch (final RuntimeException e) {
                 closeQuietly(channel);
                 throw e;
@@ -166,117 +270,36 @@ final class TcpMesh {
         }
     }
 
-    private static int remainingMillis(final long deadline, final int rank, final int peer) {
+    private int remainingMillis(final long deadline, final int peer) {
         final long left = (deadline - System.nanoTime()) / 1_000_000L;
         if (left <= 0) {
-            throw CctkException.environment("rank " + rank + " ran out of time building its tcp connections"
-                    + (peer >= 0 ? " (at rank " + peer + ")" : "") + ".");
+            throw CctkException.environment(options.label(rank) + " ran out of time connecting to "
+                    + options.label(peer) + ".");
         }
         return (int) Math.min(Integer.MAX_VALUE, left);
     }
 
     /** One address per stripe: the named NICs' addresses, or the default one. */
     static List<InetAddress> localAddresses(final TcpOptions options) {
-        final List<InetAddress> out = new ArrayList<>();
-        if (options.interfaces().isEmpty()) {
-            if (!options.multiNode()) {
-                out.add(InetAddress.getLoopbackAddress());
-                return out;
-            }
-            final InetAddress self;
-            try {
-                self = InetAddress.getLocalHost();
-            } catch (final UnknownHostException e) {
-                throw CctkException.environment("host " + hostName() + " cannot resolve its own name (" + e.getMessage()
-                        + "); name the NIC to use for a multi-node tcp job.", e);
-            }
-            refuseLoopback(self, "the address of its host name (" + self + ")");
-            out.add(self);
-            return out;
-        }
-        for (final String name : options.interfaces()) {
-            out.add(addressOf(name, options.multiNode()));
-        }
-        return out;
+        return NicAddresses.of(options.interfaces(), options.multiNode());
     }
 
-    private static InetAddress addressOf(final String name, final boolean multiNode) {
-        final NetworkInterface nic;
-        try {
-            nic = NetworkInterface.getByName(name);
-            if (nic == null) {
-                throw CctkException.environment("host " + hostName() + " has no network interface '" + name
-                        + "' (it has: " + interfaceNames() + "); fix the tcp interface list in the spec.");
-            }
-            if (!nic.isUp()) {
-                throw CctkException.environment("network interface '" + name + "' on host " + hostName()
-                        + " is down.");
-            }
-        } catch (final SocketException e) {
-            throw CctkException.environment("host " + hostName() + " cannot inspect network interface '" + name
-                    + "': " + e.getMessage(), e);
-        }
-        final List<InetAddress> addresses = Collections.list(nic.getInetAddresses());
-        InetAddress chosen = null;
-        for (final InetAddress a : addresses) {
-            if (a instanceof Inet4Address && chosen == null) {
-                chosen = a;
-            }
-        }
-        if (chosen == null && !addresses.isEmpty()) {
-            chosen = addresses.get(0);
-        }
-        if (chosen == null) {
-            throw CctkException.environment("network interface '" + name + "' on host " + hostName()
-                    + " has no IP address.");
-        }
-        if (multiNode) {
-            refuseLoopback(chosen, "interface '" + name + "'");
-        }
-        return chosen;
-    }
-
-    private static void refuseLoopback(final InetAddress address, final String what) {
-        if (address.isLoopbackAddress()) {
-            throw CctkException.environment("this job spans several nodes, but on host " + hostName() + " " + what
-                    + " is a loopback address (" + address.getHostAddress() + "), which other nodes cannot reach;"
-                    + " name a real NIC (for example eth0 or ib0) in the tcp interface list.");
-        }
-    }
-
-    private static String interfaceNames() {
-        try {
-            final List<String> names = new ArrayList<>();
-            for (final NetworkInterface n : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                names.add(n.getName());
-            }
-            return String.join(", ", names);
-        } catch (final SocketException e) {
-            return "unknown";
-        }
-    }
-
-    static String hostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (final UnknownHostException e) {
-            return "localhost";
-        }
-    }
-
-    static void closeAll(final Link[][] links) {
+    /** Closes every link, the listening sockets and the selector. */
+    @Override
+    public void close() {
+        acceptor.close();
         for (final Link[] row : links) {
-            if (row != null) {
-                for (final Link l : row) {
-                    if (l != null) {
-                        closeQuietly(l.channel);
-                    }
+            for (int s = 0; row != null && s < row.length; s++) {
+                if (row[s] != null) {
+                    closeQuietly(row[s].channel);
                 }
             }
         }
+        servers.forEach(TcpMesh::closeQuietly);
+        closeQuietly(selector);
     }
 
-    private static void closeQuietly(final java.io.Closeable c) {
+    static void closeQuietly(final java.io.Closeable c) {
         if (c == null) {
             return;
         }

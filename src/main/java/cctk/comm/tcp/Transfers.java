@@ -40,6 +40,8 @@ final class Transfers {
     static final boolean YIELD = Tuning.fromSystemProperties().yield();
 
     private final int rank;
+    private final TcpOptions options;
+    private final TcpMesh mesh;
     private final Link[][] links;
     private final int stripes;
     private final Selector selector;
@@ -56,6 +58,8 @@ final class Transfers {
     private final int streamSendBuffer;
     private final int reduceSendBuffer;
     private int sendBuffer;
+    /** The mesh's link count when the send buffers were last set (links made since get theirs at the next change). */
+    private int tuned;
     private int count;
     private String operation = "setup";
 
@@ -63,18 +67,21 @@ final class Transfers {
      * {@code streamSendBytes}: when positive, data-movement collectives shrink every socket's send buffer to this
      * size and reducing ones restore {@code socketBytes}; 0 leaves the buffers as connected.
      */
-    Transfers(final int rank, final Link[][] links, final int stripes, final Selector selector,
-              final long deadlineNanos, final long spinNanos, final int streamSendBytes, final int socketBytes) {
+    Transfers(final TcpOptions options, final int rank, final TcpMesh mesh, final long spinNanos,
+              final int streamSendBytes) {
         this.rank = rank;
+        this.options = options;
+        this.mesh = mesh;
         this.streamSendBuffer = Math.max(0, streamSendBytes);
-        this.reduceSendBuffer = socketBytes;
-        this.sendBuffer = socketBytes;
-        this.links = links;
-        this.stripes = stripes;
-        this.selector = selector;
-        this.deadlineNanos = deadlineNanos;
+        this.reduceSendBuffer = options.socketBufferBytes();
+        this.sendBuffer = options.socketBufferBytes();
+        this.links = mesh.links;
+        this.stripes = mesh.stripes;
+        this.selector = mesh.selector();
+        this.deadlineNanos = options.deadline().toNanos();
         this.spinNanos = spinNanos;
         this.ops = new TransferOp[4 * links.length * stripes + 8];
+        this.tuned = mesh.made();
         this.lastSend = new TransferOp[links.length * stripes];
         this.lastRecv = new TransferOp[links.length * stripes];
         this.stages = new TcpBuffer[links.length];
@@ -97,6 +104,7 @@ final class Transfers {
     /** Names the running collective in error messages (a constant string). */
     void operation(final String name) {
         this.operation = name;
+        mesh.operation(name);
     }
 
     /**
@@ -106,12 +114,17 @@ final class Transfers {
      */
     void operation(final String name, final boolean streaming) {
         this.operation = name;
+        mesh.operation(name);
         final int want = streaming ? streamSendBuffer : reduceSendBuffer;
-        if (streamSendBuffer == 0 || want == sendBuffer) {
+        if (streamSendBuffer == 0 || want == sendBuffer && tuned == mesh.made()) {
             return;
         }
+        tuned = mesh.made();
         for (final Link[] peer : links) {
             for (int s = 0; peer != null && s < peer.length; s++) {
+                if (peer[s] == null) {
+                    continue;
+                }
                 try {
                     peer[s].channel.setOption(StandardSocketOptions.SO_SNDBUF, want);
                 } catch (final IOException e) {
@@ -340,7 +353,7 @@ final class Transfers {
         try {
             selector.select(ignoreKey, millis);
         } catch (final IOException e) {
-            throw CctkException.environment("rank " + rank + ": waiting on its sockets failed during " + operation
+            throw CctkException.environment(options.label(rank) + ": waiting on its sockets failed during " + operation
                     + ": " + e.getMessage(), e);
         }
         for (int i = 0; i < count; i++) {
@@ -359,21 +372,21 @@ final class Transfers {
     private CctkException failed(final Link link, final String what) {
         final String via = LinkNic.via(link);
         reset();
-        return CctkException.environment("rank " + rank + ": " + link.describe + via + " " + what + " during "
-                + operation + "; rank " + link.peer + " probably died. The job cannot continue.");
+        return CctkException.environment(options.label(rank) + ": " + link.describe + via + " " + what + " during "
+                + operation + "; " + options.label(link.peer) + " probably died. The job cannot continue.");
     }
 
     private CctkException stalled() {
         final StringBuilder peers = new StringBuilder();
         for (int i = 0; i < count; i++) {
             final TransferOp o = ops[i];
-            if (!o.done && peers.indexOf("rank " + o.link.peer + " ") < 0) {
-                peers.append(peers.length() == 0 ? "" : ", ").append("rank ").append(o.link.peer).append(' ')
+            if (!o.done && peers.indexOf(options.label(o.link.peer) + " ") < 0) {
+                peers.append(peers.length() == 0 ? "" : ", ").append(options.label(o.link.peer)).append(' ')
                         .append(o.send ? "(not reading)" : "(not sending)").append(LinkNic.via(o.link));
             }
         }
         reset();
-        return CctkException.environment("rank " + rank + " waited " + deadlineNanos / 1_000_000_000.0
+        return CctkException.environment(options.label(rank) + " waited " + deadlineNanos / 1_000_000_000.0
                 + " s without progress during " + operation + " for " + peers + "; the peer stalled or died"
                 + " (raise the deadline if it is only slow).");
     }

@@ -68,7 +68,9 @@ class HierarchicalCommunicatorTest {
                             ShmDataMovementTest.broadcast(comm, type, count, inPlace, root, out);
                         }
                         ShmDataMovementTest.allToAll(comm, type, count / world + 1, inPlace, out);
+                        ShmDataMovementTest.sendRecvRing(comm, type, count, inPlace, out);
                     }
+                    ShmDataMovementTest.allToAllv(comm, type, count, out);
                 }
                 comm.barrier();
             }
@@ -80,11 +82,12 @@ class HierarchicalCommunicatorTest {
 
     @ParameterizedTest
     @CsvSource({"4, 2"})
-    void alltoallvAndSendrecvAcrossNodesAreRefusedAlike(final int world, final int perNode) throws Exception {
-        final List<String> reasons = run(world, perNode, comm -> {
+    void withoutAFlatCommunicatorAlltoallvAndSendrecvAcrossNodesAreRefusedAlike(final int world, final int perNode)
+            throws Exception {
+        final List<String> reasons = run(world, perNode, false, comm -> {
             final CommBuffer b = comm.allocate(64);
             assertThatThrownBy(() -> comm.sendRecv(b, 0, b, 0, 1, DType.INT8)).isInstanceOf(CctkException.class);
-            assertThat(comm.transport()).startsWith("node " + comm.rank() / perNode + " of 2: shm to rank");
+            assertThat(comm.transports()).startsWith("node " + comm.rank() / perNode + " of 2: shm to rank");
             return comm.unsupported("alltoallv", DType.FLOAT32, null, false) + " / "
                     + comm.unsupported("sendrecv", DType.FLOAT32, null, true) + " / "
                     + comm.unsupported("all_reduce", DType.FLOAT32, ReduceOp.SUM, true);
@@ -97,10 +100,36 @@ class HierarchicalCommunicatorTest {
         T run(HierarchicalCommunicator comm) throws Exception;
     }
 
+    @ParameterizedTest
+    @CsvSource({"4, 2"})
+    void theHeaderNamesEveryLevelInWorldRanks(final int world, final int perNode) throws Exception {
+        final List<String> said = run(world, perNode, true, comm -> {
+            final CommBuffer b = comm.allocate(1 << 20);
+            comm.allReduce(b, b, 1 << 18, DType.FLOAT32, ReduceOp.SUM);
+            comm.sendRecv(b, comm.rank() ^ 2, b.slice(1 << 19, 1 << 19), comm.rank() ^ 2, 1 << 17, DType.FLOAT32);
+            comm.free(b);
+            return comm.transports().replaceAll(" \\(zero-copy[^)]*\\)", "");
+        });
+        assertThat(said).containsExactly(
+                "node 0 of 2: shm to rank 1; tcp over lo to rank 2 (leaders); tcp over lo to rank 2 (sendrecv, alltoallv)",
+                "node 0 of 2: shm to rank 0; tcp over lo to rank 3 (sendrecv, alltoallv)",
+                "node 1 of 2: shm to rank 3; tcp over lo to rank 0 (leaders); tcp over lo to rank 0 (sendrecv, alltoallv)",
+                "node 1 of 2: shm to rank 2; tcp over lo to rank 1 (sendrecv, alltoallv)");
+    }
+
     private <T> List<T> run(final int world, final int perNode, final Body<T> body) throws Exception {
+        return run(world, perNode, true, body);
+    }
+
+    private <T> List<T> run(final int world, final int perNode, final boolean withFlat, final Body<T> body)
+            throws Exception {
         final MemoryStore store = new MemoryStore(world, Duration.ofSeconds(60));
         final ShmOptions options = ShmWorld.options(dir, Duration.ofSeconds(60));
         final TcpOptions tcp = TcpOptions.local(Duration.ofSeconds(60), "test/leaders", ShmWorld.SECRET);
+        final List<Integer> leaderRanks = new ArrayList<>();
+        for (int n = 0; n < world / perNode; n++) {
+            leaderRanks.add(n * perNode);
+        }
         final ExecutorService pool = Executors.newFixedThreadPool(world);
         try {
             final List<Future<T>> futures = new ArrayList<>();
@@ -108,7 +137,9 @@ class HierarchicalCommunicatorTest {
                 final int rank = r;
                 futures.add(pool.submit(() -> {
                     try (HierarchicalCommunicator comm = HierarchicalCommunicator.connect(options, rank, world,
-                            perNode, store, node -> TcpCommunicator.connect(tcp, node, world / perNode, store))) {
+                            perNode, store, node -> TcpCommunicator.connect(tcp.namingRanks(leaderRanks), node,
+                                    world / perNode, store), withFlat ? TcpCommunicator.connect(
+                                    tcp.withKeyPrefix("test/flat"), rank, world, store) : null)) {
                         return body.run(comm);
                     }
                 }));

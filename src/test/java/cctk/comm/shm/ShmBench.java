@@ -56,7 +56,7 @@ public final class ShmBench {
         final ShmOptions options = ShmOptions.local(Duration.ofSeconds(60), "bench", ShmWorld.SECRET);
         try (ShmCommunicator comm = ShmCommunicator.connect(options, rank, world, fs)) {
             if (rank == 0) {
-                System.out.println(comm.transport());
+                System.out.println(comm.transports());
             }
             for (final String coll : arg(a, "--collectives", "all_reduce,all_gather,reduce_scatter,broadcast,alltoall")
                     .split(",")) {

@@ -121,7 +121,7 @@ class ShmFailureTest {
         final List<Future<String>> ranks = ShmWorld.submit(2, named, comm -> {
             if (comm.rank() == 1) {
                 Thread.sleep(3000);
-                return comm.transport();
+                return comm.transports();
             }
             return message(comm::barrier);
         });

@@ -13,7 +13,8 @@ import java.util.List;
 /**
  * One rank as its own process, for {@link ShmProcessesIT}: args RANK WORLD STORE_DIR SHM_DIR DEADLINE_S MODE.
  * check: a round of every collective, checked; exit 0 or 1. loop: the check, then "rank R ready" on stdout, then
- * all-reduce until something fails; a failure prints its message on stderr and exits 3. hold: the check, two more
+ * all-reduce until something fails; a failure prints its message on stderr and exits 3. hold: the check, a line on
+ * stdin (sent once the peers have allocated theirs: an allocation maps every peer's published buffers), two more
  * buffers, "rank R ready", then nothing (until killed).
  */
 public final class ShmRankMain {
@@ -45,6 +46,10 @@ public final class ShmRankMain {
                 System.err.println("rank " + rank + ": " + bad);
                 System.exit(1);
             }
+            if ("hold".equals(args[5]) && new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                    java.nio.charset.StandardCharsets.UTF_8)).readLine() == null) {
+                System.exit(4); // the test went away before saying its peers had allocated theirs
+            }
             final CommBuffer b = comm.allocate(16 << 20);
             comm.allocate(1 << 20); // never used in a collective: its file stays until the buffer is freed
             System.out.println("rank " + rank + " ready");
@@ -58,7 +63,7 @@ public final class ShmRankMain {
         } catch (final CctkException e) {
             System.err.println(e.getMessage());
             System.exit(e.exitCode().code());
-        } catch (final InterruptedException e) {
+        } catch (final InterruptedException | java.io.IOException e) {
             System.exit(4);
         }
     }

@@ -74,24 +74,67 @@ class ShmSegmentsTest {
         assertThat(ShmWorld.files(dir)).isEmpty();
     }
 
-    /** 1 GiB of buffers allocated and dropped one after another never holds more than a bounded share of it. */
+    /**
+     * Buffers freed through {@code Communicator.free} leave at once, without the garbage collector: 200 buffers of
+     * 1 MiB allocated, used by every rank and freed one after another; after the next collective no rank holds or
+     * maps any of them (counted by the communicators and in /proc/self/maps), and no file is left.
+     */
     @Test
-    void droppedBuffersAreFreedAndUnmappedByEveryRank() throws Exception {
-        final List<long[]> held = ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+    void freedBuffersLeaveEveryRankAtTheirNextCollective() throws Exception {
+        final int world = 3;
+        final List<long[]> held = ShmWorld.run(world, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
             final CommBuffer small = comm.allocate(64);
             long most = 0;
-            for (int i = 0; i < 1024; i++) {
-                final CommBuffer dropped = comm.allocate(1 << 20);
-                comm.allReduce(dropped, dropped, 16, DType.INT32, ReduceOp.SUM); // every peer maps it
+            long mostMapped = 0;
+            for (int i = 0; i < 200; i++) {
+                final CommBuffer b = comm.allocate(1 << 20);
+                comm.allReduce(b, b, 16, DType.INT32, ReduceOp.SUM); // every peer maps it
                 most = Math.max(most, comm.liveBytes());
+                comm.free(b);
+                comm.allReduce(small, small, 16, DType.INT32, ReduceOp.SUM); // peers look at the table again
+                mostMapped = Math.max(mostMapped, comm.peerMappings());
             }
-            comm.allReduce(small, small, 16, DType.INT32, ReduceOp.SUM);
-            return new long[] {most, comm.peerMappings()};
+            comm.barrier();
+            final long maps = comm.rank() == 0 ? mappingsIn(dir) : -1;
+            final long files = comm.rank() == 0 ? ShmWorld.files(dir).size() : -1;
+            comm.barrier();
+            return new long[] {most, mostMapped, comm.liveBytes(), comm.peerMappings(), maps, files};
         });
         for (final long[] h : held) {
-            assertThat(h[0]).as("bytes of segments held at most").isLessThan(400L << 20);
-            assertThat(h[1]).as("peer segments mapped at the end").isLessThan(400);
+            assertThat(h[0]).as("bytes of segments held at most").isEqualTo((1L << 20) + 64);
+            assertThat(h[1]).as("peer segments mapped at most after a collective").isEqualTo(world - 1);
+            assertThat(h[2]).as("bytes held at the end").isEqualTo(64);
+            assertThat(h[3]).as("peer segments mapped at the end").isEqualTo(world - 1);
         }
+        assertThat(held.get(0)[4]).as("mappings of the directory in this JVM: every rank's control segment and"
+                + " small buffer, on every rank").isEqualTo(2L * world * world);
+        assertThat(held.get(0)[5]).as("files left while the buffers live").isZero();
+    }
+
+    @Test
+    void aFreedBufferCannotBeUsedAndFreeingIsForWholeBuffersOnly() throws Exception {
+        final List<String> said = ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+            final CommBuffer b = comm.allocate(1 << 16);
+            final CommBuffer other = comm.allocate(1 << 16);
+            assertThatThrownBy(() -> comm.free(b.slice(64, 64))).isInstanceOf(CctkException.class)
+                    .hasMessageContaining("only a whole buffer");
+            assertThatThrownBy(() -> comm.free(ForeignBuffer.allocate(64))).isInstanceOf(CctkException.class)
+                    .hasMessageContaining("only buffers it allocated");
+            comm.free(b);
+            comm.free(b); // twice: nothing more happens
+            assertThatThrownBy(() -> b.upload(ByteBuffer.allocate(4), 0)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("used after it was freed");
+            assertThatThrownBy(() -> comm.allReduce(b, other, 16, DType.INT32, ReduceOp.SUM))
+                    .isInstanceOf(CctkException.class).hasMessageContaining("used after it was freed");
+            comm.allReduce(other, other, 16, DType.INT32, ReduceOp.SUM); // the group is still whole
+            return comm.liveBytes() + " bytes";
+        });
+        assertThat(said).containsOnly((1 << 16) + " bytes");
+    }
+
+    /** Lines of /proc/self/maps that map a file of {@code d}. */
+    private static long mappingsIn(final Path d) throws java.io.IOException {
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.contains(d.toString())).count();
     }
 
     @Test
@@ -174,6 +217,84 @@ class ShmSegmentsTest {
         assertThat(Files.exists(old)).isFalse();
         assertThat(List.of(live, fresh, otherName)).allMatch(Files::exists);
         assertThat(Files.isSymbolicLink(link)).isTrue();
+    }
+
+    /**
+     * A rank about to halt (a signal, its launcher gone) closes nothing: {@link ShmCommunicator#releaseFiles} unlinks
+     * the files it made that are still there (a buffer no peer has mapped yet) and what dead processes left in the
+     * directories it used, and keeps its mappings and other live processes' files.
+     */
+    @Test
+    void aRankAboutToHaltRemovesTheFilesItMadeAndThoseOfDeadProcessesButKeepsItsMappings() throws Exception {
+        final long[] dead = deadProcess();
+        final long self = ProcessHandle.current().pid();
+        final Path[] planted = new Path[2];
+        ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+            comm.barrier(); // connected (member 0 swept the directory then): the control files are gone
+            if (comm.rank() == 0) {
+                planted[0] = SegmentsOnDisk.leave(dir, dead[0], dead[1]);
+                planted[1] = SegmentsOnDisk.leave(dir, self, ProcStat.selfStartTime());
+                final CommBuffer b = comm.allocate(1 << 16); // rank 1 has not mapped it: its file is there
+                final ByteBuffer data = ByteBuffer.allocate(1 << 16);
+                for (int i = 0; i < data.capacity(); i++) {
+                    data.put(i, (byte) i);
+                }
+                b.upload(data, 0);
+                assertThat(ShmWorld.files(dir)).hasSize(3);
+                try {
+                    assertThat(ShmCommunicator.releaseFiles()).as("the buffer's file and the dead process's")
+                            .isEqualTo(2);
+                    assertThat(ShmWorld.files(dir)).containsExactly(planted[1].getFileName().toString());
+                    final ByteBuffer back = ByteBuffer.allocate(1 << 16);
+                    b.download(0, back);
+                    assertThat(back.flip()).as("the mapping outlives the name").isEqualTo(data.clear());
+                    // a thread that goes on until the halt makes no file that would outlive the process
+                    assertThatThrownBy(() -> comm.allocate(1 << 16)).isInstanceOf(CctkException.class)
+                            .hasMessageContaining("this rank is ending");
+                    assertThat(ShmWorld.files(dir)).containsExactly(planted[1].getFileName().toString());
+                } finally {
+                    SegmentFiles.unrelease();
+                }
+            }
+            comm.barrier();
+            return null;
+        });
+        assertThat(ShmWorld.files(dir)).containsExactly(planted[1].getFileName().toString());
+    }
+
+    /** A rank whose group broke (a peer died or left) sweeps, as it closes, what dead processes left. */
+    @Test
+    void aRankWhoseGroupBrokeRemovesWhatDeadProcessesLeftWhenItCloses() throws Exception {
+        final long[] dead = deadProcess();
+        final long self = ProcessHandle.current().pid();
+        final Path[] planted = new Path[2];
+        final List<String> said = ShmWorld.run(2, ShmWorld.options(dir, Duration.ofSeconds(30)), comm -> {
+            comm.barrier(); // connected: member 0 has swept the directory already
+            if (comm.rank() == 1) {
+                planted[0] = SegmentsOnDisk.leave(dir, dead[0], dead[1]);
+                planted[1] = SegmentsOnDisk.leave(dir, self, ProcStat.selfStartTime());
+                return "left"; // closes: leaves the group
+            }
+            try {
+                comm.barrier();
+                return "no failure";
+            } catch (final CctkException e) {
+                return e.getMessage();
+            }
+        });
+        assertThat(said.get(0)).contains("rank 1 left the shared-memory group");
+        assertThat(Files.exists(planted[0])).as("the dead process's segment").isFalse();
+        assertThat(Files.exists(planted[1])).as("a running process's segment").isTrue();
+    }
+
+    /** The pid and start time of a process that ran and is gone. */
+    private static long[] deadProcess() throws Exception {
+        final Process p = new ProcessBuilder("sleep", "600").start();
+        final long start = ProcStat.startTime(p.pid());
+        assertThat(start).as("this test needs /proc").isPositive();
+        p.destroyForcibly();
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        return new long[] {p.pid(), start};
     }
 
     /** A file with a data segment header naming {@code pid} started at {@code start}. */

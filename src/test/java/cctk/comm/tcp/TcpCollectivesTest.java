@@ -48,7 +48,7 @@ class TcpCollectivesTest {
         }
     }
 
-    private static void allReduce(final TcpCommunicator comm, final DType type, final ReduceOp op, final int count,
+    static void allReduce(final TcpCommunicator comm, final DType type, final ReduceOp op, final int count,
                                   final boolean inPlace, final List<String> bad) {
         final CommBuffer send = filled(comm, type, op, count);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) count * type.bytes());
@@ -58,7 +58,7 @@ class TcpCollectivesTest {
                 "all_reduce " + type + " " + op + " n=" + count + (inPlace ? " in-place" : "") + " W=" + w, bad);
     }
 
-    private static void reduceScatter(final TcpCommunicator comm, final DType type, final ReduceOp op,
+    static void reduceScatter(final TcpCommunicator comm, final DType type, final ReduceOp op,
                                       final int recvCount, final boolean inPlace, final List<String> bad) {
         final int w = comm.size();
         final int unit = type.bytes();
@@ -71,7 +71,7 @@ class TcpCollectivesTest {
                 bad);
     }
 
-    private static void reduce(final TcpCommunicator comm, final DType type, final ReduceOp op, final int count,
+    static void reduce(final TcpCommunicator comm, final DType type, final ReduceOp op, final int count,
                                final boolean inPlace, final int root, final List<String> bad) {
         final CommBuffer send = filled(comm, type, op, count);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) count * type.bytes());

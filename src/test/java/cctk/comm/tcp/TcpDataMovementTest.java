@@ -46,7 +46,7 @@ class TcpDataMovementTest {
         }
     }
 
-    private static void allGather(final TcpCommunicator comm, final DType type, final int n, final boolean inPlace,
+    static void allGather(final TcpCommunicator comm, final DType type, final int n, final boolean inPlace,
                                   final List<String> bad) {
         final int w = comm.size();
         final int unit = type.bytes();
@@ -63,7 +63,7 @@ class TcpDataMovementTest {
                 "all_gather " + type + " n=" + n + (inPlace ? " in-place" : "") + " W=" + w, bad);
     }
 
-    private static void broadcast(final TcpCommunicator comm, final DType type, final int n, final boolean inPlace,
+    static void broadcast(final TcpCommunicator comm, final DType type, final int n, final boolean inPlace,
                                   final int root, final List<String> bad) {
         final CommBuffer send = TcpCollectivesTest.filled(comm, type, VALUES, n);
         final CommBuffer recv = inPlace ? send : comm.allocate((long) n * type.bytes());
@@ -140,7 +140,7 @@ class TcpDataMovementTest {
         }
     }
 
-    private static void sendRecvRing(final TcpCommunicator comm, final DType type, final int n, final boolean inPlace,
+    static void sendRecvRing(final TcpCommunicator comm, final DType type, final int n, final boolean inPlace,
                                      final List<String> bad) {
         final int w = comm.size();
         final int rank = comm.rank();

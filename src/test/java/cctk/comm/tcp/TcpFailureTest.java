@@ -25,11 +25,12 @@ class TcpFailureTest {
     void aPeerThatDiesIsNamedWithinTheDeadline() throws Exception {
         final long t0 = System.nanoTime();
         final List<Future<Object>> ranks = LocalWorld.submit(3, LocalWorld.options(Duration.ofSeconds(20)), comm -> {
+            final CommBuffer b = comm.allocate(4 << 20);
+            comm.allReduce(b, b, 1 << 20, DType.FLOAT32, ReduceOp.SUM); // connected now
             if (comm.rank() == 2) {
                 comm.close(); // the sockets close as when the process dies
                 return null;
             }
-            final CommBuffer b = comm.allocate(4 << 20);
             for (int i = 0; i < 100; i++) {
                 comm.allReduce(b, b, 1 << 20, DType.FLOAT32, ReduceOp.SUM);
             }
@@ -40,6 +41,25 @@ class TcpFailureTest {
         assertThat(((CctkException) rank0).exitCode()).isEqualTo(ExitCode.ENVIRONMENT);
         assertThat(failure(ranks.get(1))).isInstanceOf(CctkException.class);
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void aPeerThatNeverConnectsIsNamedInTheWordsOfAStall() throws Exception {
+        final List<Future<Object>> ranks = LocalWorld.submit(3, LocalWorld.options(Duration.ofSeconds(2)), comm -> {
+            if (comm.rank() == 2) {
+                Thread.sleep(5000); // connects nobody: its collective comes too late
+                return null;
+            }
+            final CommBuffer b = comm.allocate(1024);
+            comm.allReduce(b, b, 256, DType.FLOAT32, ReduceOp.SUM);
+            return null;
+        });
+        final Throwable rank0 = failure(ranks.get(0));
+        // Blame's words (cctk.bench.Blame): a rank waited for, not sending
+        assertThat(rank0).isInstanceOf(CctkException.class).hasMessageContaining("rank 0 waited 2.0 s")
+                .hasMessageContaining("during all_reduce for rank 2 (not sending) [no connection to");
+        assertThat(failure(ranks.get(1)).getMessage()).containsPattern("rank 2 \\(not (sending|reading)\\)");
+        ranks.get(2).get(30, TimeUnit.SECONDS);
     }
 
     @Test
@@ -67,7 +87,7 @@ class TcpFailureTest {
         final TcpOptions options = new TcpOptions(List.of("nosuchnic7"), false, Duration.ofSeconds(5), 0, "t", LocalWorld.SECRET);
         assertThatThrownBy(() -> TcpCommunicator.connect(options, 0, 1, new MemoryStore(1, Duration.ofSeconds(5))))
                 .isInstanceOf(CctkException.class)
-                .hasMessageContaining("nosuchnic7").hasMessageContaining(TcpMesh.hostName())
+                .hasMessageContaining("nosuchnic7").hasMessageContaining(NicAddresses.hostName())
                 .satisfies(e -> assertThat(((CctkException) e).exitCode()).isEqualTo(ExitCode.ENVIRONMENT));
     }
 

@@ -79,6 +79,7 @@ class TcpHostTuningTest {
         try {
             sizes = LocalWorld.run(2, LocalWorld.options(Duration.ofSeconds(10)), comm -> {
                 final CommBuffer b = TcpCollectivesTest.filled(comm, DType.FLOAT32, ReduceOp.SUM, 1 << 16);
+                comm.barrier(); // connects the pair
                 final int connected = sendBuffer(comm);
                 comm.broadcast(b, b, 1 << 16, DType.FLOAT32, 0);
                 final int streaming = sendBuffer(comm);

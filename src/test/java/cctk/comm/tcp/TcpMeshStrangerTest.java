@@ -87,7 +87,11 @@ class TcpMeshStrangerTest {
         final MemoryStore store = new MemoryStore(3, Duration.ofSeconds(30));
         final ExecutorService pool = Executors.newFixedThreadPool(1);
         try {
-            final Future<?> rank0 = pool.submit(() -> TcpCommunicator.connect(options, 0, 3, store).close());
+            final Future<?> rank0 = pool.submit(() -> {
+                try (TcpCommunicator c = TcpCommunicator.connect(options, 0, 3, store)) {
+                    c.barrier(); // accepts ranks 1 and 2
+                }
+            });
             final String[] endpoint = new String(store.get("dup/tcp/endpoints/0"), StandardCharsets.UTF_8)
                     .split("\\|");
             final InetSocketAddress at = new InetSocketAddress(endpoint[0], Integer.parseInt(endpoint[1]));
@@ -121,7 +125,7 @@ class TcpMeshStrangerTest {
                     }
                     return null;
                 });
-                assertThatThrownBy(() -> TcpCommunicator.connect(MeshWorlds.options(), 1, 2, store))
+                assertThatThrownBy(() -> TcpCommunicator.connect(MeshWorlds.options(), 1, 2, store).barrier())
                         .isInstanceOf(CctkException.class)
                         .hasMessageContaining("did not prove it belongs to this job");
                 imposter.get(10, TimeUnit.SECONDS);
