@@ -1,15 +1,13 @@
 package cctk.cli;
 
 import cctk.diagnose.DiagnoseJob;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code cctk diagnose}: find the slow node, NIC, pair of nodes or rank of an allocation. */
@@ -28,31 +26,17 @@ final class DiagnoseCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SPEC", description = "The job spec (configs/*.yaml).")
-    Path specFile;
-
-    @Parameters(index = "1..*", paramLabel = "SBATCH_ARG",
-            description = "After '--': extra sbatch arguments, passed before the script (they win over #SBATCH).")
-    List<String> sbatchArgs = new ArrayList<>();
-
-    @Option(names = "--dry-run", description = "Render and print the sbatch command; submit nothing.")
-    boolean dryRun;
+    @Mixin
+    JobOptions options;
 
     @Option(names = "--no-wait", description = "Submit and return; the verdict lands in the job's output directory.")
     boolean noWait;
 
-    @Option(names = {"-o", "--job-dir"}, paramLabel = "DIR",
-            description = "Where the script and manifest.json go (default: jobs/<job name>/<timestamp>).")
-    Path jobDir;
-
-    @Option(names = "--wait-limit", paramLabel = "SECONDS", defaultValue = "86400",
-            description = "Give up following after this long (default: ${DEFAULT-VALUE}); the job keeps running.")
-    long waitLimit;
-
     @Override
     public Integer call() {
-        return DiagnoseJob.run(new DiagnoseJob.Request(specFile, jobDir, List.copyOf(sbatchArgs), dryRun, !noWait,
-                Duration.ofSeconds(waitLimit), VersionProvider.version()), spec.commandLine().getOut(),
-                spec.commandLine().getErr()).code();
+        final DiagnoseJob.Request request = new DiagnoseJob.Request(options.specFile, options.jobDir,
+                List.copyOf(options.sbatchArgs), options.dryRun, !noWait, Duration.ofSeconds(options.waitLimit),
+                VersionProvider.version());
+        return DiagnoseJob.run(request, spec.commandLine().getOut(), spec.commandLine().getErr()).code();
     }
 }

@@ -16,13 +16,12 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code cctk submit}: render a spec, sbatch it, write the manifest and optionally follow the job. */
@@ -38,46 +37,33 @@ final class SubmitCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "SPEC", description = "The job spec (configs/*.yaml).")
-    Path specFile;
-
-    @Parameters(index = "1..*", paramLabel = "SBATCH_ARG",
-            description = "After '--': extra sbatch arguments, passed before the script (they win over #SBATCH).")
-    List<String> sbatchArgs = new ArrayList<>();
-
-    @Option(names = "--dry-run", description = "Render and print the sbatch command; submit nothing.")
-    boolean dryRun;
+    @Mixin
+    JobOptions options;
 
     @Option(names = "--wait", description = "Follow the job until it ends and exit with its outcome.")
     boolean await;
-
-    @Option(names = {"-o", "--job-dir"}, paramLabel = "DIR",
-            description = "Where the script and manifest.json go (default: jobs/<job name>/<timestamp>).")
-    Path jobDir;
-
-    @Option(names = "--wait-limit", paramLabel = "SECONDS", defaultValue = "86400",
-            description = "Give up following after this long (default: ${DEFAULT-VALUE}); the job keeps running.")
-    long waitLimit;
 
     @Override
     public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final JobSpec job = SpecParser.parse(specFile);
+        final JobSpec job = SpecParser.parse(options.specFile);
         final Path submitDir = Path.of("").toAbsolutePath();
         final Instant now = Instant.now();
         ScriptFiles.check(job, submitDir, Environment.process());
-        final Path script = new SbatchRenderer(VersionProvider.version()).renderTo(job, jobDir, submitDir, now);
+        final Path script = new SbatchRenderer(VersionProvider.version()).renderTo(job, options.jobDir, submitDir,
+                now);
         final Path dir = script.getParent();
-        if (dryRun) {
+        if (options.dryRun) {
             out.println("script: " + script);
-            out.println(Submitter.display(Submitter.argv(script, sbatchArgs)));
+            out.println(Submitter.display(Submitter.argv(script, options.sbatchArgs)));
             return ExitCode.OK.code();
         }
         final SlurmCli slurm = new SlurmCli(ProcessRunner.fromSystem(err::println));
-        final Submitter.Submission sub = new Submitter(slurm).submit(script, sbatchArgs, submitDir);
+        final Submitter.Submission sub = new Submitter(slurm).submit(script, options.sbatchArgs, submitDir);
         final String cluster = sub.cluster() != null ? sub.cluster() : job.cluster().name();
-        final Manifest manifest = new Manifest(sub.jobId(), cluster, specFile, script, List.copyOf(sbatchArgs),
+        final Manifest manifest = new Manifest(sub.jobId(), cluster, options.specFile, script,
+                List.copyOf(options.sbatchArgs),
                 now, submitDir.resolve(job.job().outputDir()).normalize().toString(), null, null);
         final Path manifestFile = manifest.write(dir);
         out.println("submitted job " + sub.jobId() + " on " + cluster + "; manifest " + manifestFile);
@@ -85,7 +71,8 @@ final class SubmitCommand implements Callable<Integer> {
         if (!await) {
             return ExitCode.OK.code();
         }
-        final JobStatus end = new JobFollower(slurm, JobFollower.Polling.gentle(Duration.ofSeconds(waitLimit)),
+        final JobStatus end = new JobFollower(slurm,
+                JobFollower.Polling.gentle(Duration.ofSeconds(options.waitLimit)),
                 line -> {
                     out.println(line);
                     out.flush();

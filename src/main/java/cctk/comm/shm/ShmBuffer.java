@@ -1,6 +1,7 @@
 package cctk.comm.shm;
 
 import cctk.comm.CommBuffer;
+import cctk.comm.HostCopies;
 import java.nio.ByteBuffer;
 
 /**
@@ -52,23 +53,13 @@ public final class ShmBuffer implements CommBuffer {
     @Override
     public void upload(final ByteBuffer src, final long off) {
         live();
-        final int n = src.remaining();
-        if (off < 0 || off + n > length) {
-            throw new IndexOutOfBoundsException("upload of " + n + " bytes at " + off + " into " + length);
-        }
-        region.data.put(offset + (int) off, src, src.position(), n);
-        src.position(src.limit());
+        HostCopies.upload(region.data, offset, length, src, off);
     }
 
     @Override
     public void download(final long off, final ByteBuffer dst) {
         live();
-        final int n = dst.remaining();
-        if (off < 0 || off + n > length) {
-            throw new IndexOutOfBoundsException("download of " + n + " bytes at " + off + " from " + length);
-        }
-        dst.put(dst.position(), region.data, offset + (int) off, n);
-        dst.position(dst.limit());
+        HostCopies.download(region.data, offset, length, off, dst);
     }
 
     /** The segment's payload, for a backend that runs on it in place (the leaders' tcp); fails once freed. */

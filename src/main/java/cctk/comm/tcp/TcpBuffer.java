@@ -3,6 +3,7 @@ package cctk.comm.tcp;
 import cctk.comm.CommBuffer;
 import cctk.comm.DType;
 import cctk.comm.DirectBuffers;
+import cctk.comm.HostCopies;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -131,23 +132,13 @@ public final class TcpBuffer implements CommBuffer {
     @Override
     public void upload(final ByteBuffer src, final long off) {
         live();
-        final int n = src.remaining();
-        if (off < 0 || off + n > length) {
-            throw new IndexOutOfBoundsException("upload of " + n + " bytes at " + off + " into " + length);
-        }
-        memory.base.put(offset + (int) off, src, src.position(), n);
-        src.position(src.limit());
+        HostCopies.upload(memory.base, offset, length, src, off);
     }
 
     @Override
     public void download(final long off, final ByteBuffer dst) {
         live();
-        final int n = dst.remaining();
-        if (off < 0 || off + n > length) {
-            throw new IndexOutOfBoundsException("download of " + n + " bytes at " + off + " from " + length);
-        }
-        dst.put(dst.position(), memory.base, offset + (int) off, n);
-        dst.position(dst.limit());
+        HostCopies.download(memory.base, offset, length, off, dst);
     }
 
     /** Whether this and {@code other} share any byte. */
