@@ -111,6 +111,11 @@ public final class Harness {
                 }
             }
             measureAll(plan.points(), group);
+            if (files != null) {
+                final Map<String, Object> jitRun = step.jitDuringSweep();
+                files.jitDuringSweep(jitRun);
+                progress.println("cctk: JIT during the sweep: " + jitRun.get("summary"));
+            }
         } finally {
             release();
         }

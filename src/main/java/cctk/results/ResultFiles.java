@@ -45,6 +45,7 @@ public final class ResultFiles implements AutoCloseable {
     private int busBwCount;
     private boolean finished;
     private Map<String, Object> fillCheck;
+    private Map<String, Object> jit;
 
     private ResultFiles(final Path dir, final Run header) throws IOException {
         OwnerFiles.directory(dir);
@@ -131,6 +132,14 @@ public final class ResultFiles implements AutoCloseable {
         fillCheck = m;
     }
 
+    /**
+     * What the JIT and the collector did to the sweep's timings ({@code summary}: one sentence, and its figures),
+     * which {@code summary.jit} and a footer line say once the run ends.
+     */
+    public synchronized void jitDuringSweep(final Map<String, Object> figures) {
+        jit = new java.util.LinkedHashMap<>(figures);
+    }
+
     /** Wrong elements in all rows so far. */
     public synchronized long wrong() {
         return wrong;
@@ -157,6 +166,9 @@ public final class ResultFiles implements AutoCloseable {
                 writeLines(text, List.of("# Fill, poison, check : " + fillCheck.get("gbps_per_rank")
                     + " GB/s per rank (" + fillCheck.get("bytes_per_rank") + " bytes in "
                     + fillCheck.get("seconds_per_rank") + " s)"));
+            }
+            if (jit != null && jit.get("summary") != null) {
+                writeLines(text, List.of("# JIT during the sweep: " + jit.get("summary")));
             }
             text.close();
             csv.close();
@@ -202,8 +214,15 @@ public final class ResultFiles implements AutoCloseable {
 
     private void writeJson() throws IOException {
         final Map<String, Object> doc = ResultJson.document(run, jsonRows, wrong, checked, average());
-        if (run.status() != null && fillCheck != null) {
-            doc.put("summary", Map.of("fill_check", fillCheck));
+        if (run.status() != null && (fillCheck != null || jit != null)) {
+            final Map<String, Object> summary = new java.util.LinkedHashMap<>();
+            if (fillCheck != null) {
+                summary.put("fill_check", fillCheck);
+            }
+            if (jit != null) {
+                summary.put("jit", jit);
+            }
+            doc.put("summary", summary);
         }
         final Path tmp = parts[2].resolveSibling(parts[2].getFileName() + ".tmp");
         OwnerFiles.string(tmp, Json.write(doc) + "\n");

@@ -18,6 +18,11 @@ import java.util.List;
  * only nccl gets the 64 MiB (its buffers live on the GPU).</li>
  * <li>{@code -XX:+UseSerialGC}: a small heap that allocates nothing while it is timed needs no concurrent
  * collector, its threads or their memory.</li>
+ * <li>{@code -XX:GuaranteedSafepointInterval=0} (a diagnostic option, hence the unlock): no safepoint once a second
+ * for housekeeping alone. Every thread stops at one, and on cores held by spinning ranks reaching it took up to 4 ms,
+ * inside a timed iteration. Safepoints the JVM needs (a collection, a deoptimisation) still happen.</li>
+ * <li>{@code -XX:-UseDynamicNumberOfCompilerThreads}: the JIT's threads all start with the JVM and stay, so the
+ * watch the benchmark keeps on them ({@code cctk.bench.CompilerThreads}) sees every one.</li>
  * <li>{@code -Dorg.bytedeco.javacpp.maxPhysicalBytes=0} where a rank runs NCCL: JavaCPP otherwise refuses native
  * allocations once the process's resident memory passes a multiple of {@code -Xmx}, and a CUDA context alone can.</li>
  * <li>class-data sharing: the archive the build makes beside the jar ({@code cctk.jsa}, see the pom) with
@@ -68,6 +73,9 @@ public final class RankJvm {
         o.add("-Xmx" + mib(HEAP_BASE + HEAP_PER_RANK * world) + "m");
         o.add("-XX:MaxDirectMemorySize=" + mib(directBytes) + "m");
         o.add("-XX:+UseSerialGC");
+        o.add("-XX:+UnlockDiagnosticVMOptions");
+        o.add("-XX:GuaranteedSafepointInterval=0");
+        o.add("-XX:-UseDynamicNumberOfCompilerThreads");
         if (nccl) {
             o.add("-Dorg.bytedeco.javacpp.maxPhysicalBytes=0");
         }

@@ -70,4 +70,77 @@ class MeasureStepTest {
             false, 3);
         assertThat(all).extracting(MeasureStep.Result::wrong).containsExactly(0L, 3L);
     }
+
+    @Test
+    void aPointDuringWhichOneRankCollectedIsTimedAgainOnEveryRank() {
+        // rank 1 runs a collection inside the first timed loop only: every rank times the point a second time
+        final Benchmark b = HarnessTest.bench(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT32),
+            List.of(ReduceOp.SUM), List.of(new MessageSize(4096, false)), 1, Benchmark.InPlace.OUT_OF_PLACE);
+        final int warmup = b.warmupIters();
+        final List<java.util.Map<String, Object>> jit = ThreadCommunicator.run(2, ThreadCommunicator.shared(2),
+            comm -> {
+                final MeasureStep step = new MeasureStep(comm, b, new BufferData());
+                final int[] calls = {0};
+                final Collective real = Collectives.of(CollectiveType.ALL_REDUCE);
+                final Collective coll = new Collective() {
+                    @Override
+                    public CollectiveType type() {
+                        return real.type();
+                    }
+
+                    @Override
+                    public Layout layout(final long totalBytes, final DType type, final Group group) {
+                        return real.layout(totalBytes, type, group);
+                    }
+
+                    @Override
+                    public double busBwFactor(final int world) {
+                        return real.busBwFactor(world);
+                    }
+
+                    @Override
+                    public cctk.coll.Blocks sendBlocks(final Case c) {
+                        return real.sendBlocks(c);
+                    }
+
+                    @Override
+                    public cctk.coll.Blocks recvBlocks(final Case c) {
+                        return real.recvBlocks(c);
+                    }
+
+                    @Override
+                    public long origins(final int world) {
+                        return real.origins(world);
+                    }
+
+                    @Override
+                    public void run(final cctk.comm.Communicator comm, final CommBuffer send, final CommBuffer recv,
+                                    final Case c) {
+                        if (++calls[0] == warmup + 1 && comm.rank() == 1) {
+                            System.gc();
+                        }
+                        real.run(comm, send, recv, c);
+                    }
+                };
+                final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
+                final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()),
+                    comm.allocate(l.recvBytes()), l, false);
+                final MeasureStep.Result r = step.run(coll, new Case(DType.FLOAT32, ReduceOp.SUM, 2, comm.rank(), 0, 0,
+                    l), bufs);
+                assertThat(r.wrong()).isZero();
+                assertThat(r.timesUs()).hasSize(b.iters());
+                final java.util.Map<String, Object> m = step.jitDuringSweep();
+                // warm-up, the disturbed timed loop and the ones after it (a compile of this JVM's may add one), the
+                // check
+                assertThat(calls[0]).isEqualTo(warmup + (1 + (int) m.get("points_retimed")) * b.iters()
+                    + b.checkIters());
+                return m;
+            });
+        assertThat(jit).allSatisfy(m -> {
+            assertThat((int) m.get("points_retimed")).isBetween(1, MeasureStep.MAX_RETIMES);
+            assertThat((String) m.get("summary")).contains("point(s) timed again after a compile or a collection");
+        });
+        // the decision is collective: both ranks timed the point equally often
+        assertThat(jit.get(0).get("points_retimed")).isEqualTo(jit.get(1).get("points_retimed"));
+    }
 }

@@ -30,6 +30,7 @@ class RankJvmTest {
         // 16 Mi elements of float64 = 128 MiB: input, output and tcp's copy, 3 peers x 512 KiB staging, 64 MiB
         final List<String> tcp = RankJvm.options(spec("[tcp]", "[1KiB, 16777216]"), Path.of("/opt/cctk.jar"));
         assertThat(tcp).contains("-Xmx257m", "-XX:MaxDirectMemorySize=450m", "-XX:+UseSerialGC",
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0", "-XX:-UseDynamicNumberOfCompilerThreads",
             "-XX:SharedArchiveFile=/opt/cctk.jsa", "-Xshare:auto").doesNotContain(
             "-Dorg.bytedeco.javacpp.maxPhysicalBytes=0");
         // buffers on the GPU: only the base in direct memory; JavaCPP must not cap the process's memory
