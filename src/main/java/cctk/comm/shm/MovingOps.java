@@ -26,13 +26,14 @@ final class MovingOps {
         }
         h.publish(s, r);
         final long arrived = h.arrive();
+        // this rank's own block first: work done while the peers arrive (nothing to do in place)
+        r.region.copyFrom(r.offset + me * block, s.region, s.offset, block);
         for (int k = 1; k < size; k++) {
             final int p = (me + k) % size;
             h.await(p, arrived, false);
             h.snapshot(p);
             r.region.copyFrom(r.offset + p * block, h.send[p], h.sendOff[p], block);
         }
-        r.region.copyFrom(r.offset + me * block, s.region, s.offset, block); // nothing to do in place
         final long done = h.arrive();
         h.awaitAll(done, true);
     }
@@ -62,13 +63,14 @@ final class MovingOps {
         }
         h.publish(s, r);
         final long arrived = h.arrive();
+        // this rank's own block first: work done while the peers arrive
+        r.region.copyFrom(r.offset + me * block, s.region, s.offset + me * block, block);
         for (int k = 1; k < size; k++) {
             final int p = (me + k) % size;
             h.await(p, arrived, false);
             h.snapshot(p);
             r.region.copyFrom(r.offset + p * block, h.send[p], h.sendOff[p] + me * block, block);
         }
-        r.region.copyFrom(r.offset + me * block, s.region, s.offset + me * block, block);
         final long done = h.arrive();
         h.awaitAll(done, true);
     }
