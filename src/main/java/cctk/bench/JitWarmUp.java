@@ -19,10 +19,11 @@ import java.util.function.LongSupplier;
  * ({@link CompilerThreads}), and the rounds end once every small call has run {@value #MIN_SMALL_CALLS} times (the
  * code all collectives share runs several times a call, and passes HotSpot's 5,000 invocations before a method is
  * compiled with C2; what runs once a call may be compiled later, in the sweep, where {@link MeasureStep} times a
- * disturbed point again) and two rounds in a row compiled nothing on any rank, or when the budget is spent. Without it a rank times its first sizes while the JIT compiles, on the
- * same cores: on 2 vCPUs at W=4, a 1 KiB all_reduce timed first took 7.4 ms, and 1.1 ms timed again after the
- * sweep; and with a few calls a round, ranks that spin starve the compilers, so a round looked quiet while the
- * compiles waited for a core and took it during timing. The per-size warm-up iterations of the spec still run, and
+ * disturbed point again) and two rounds in a row compiled nothing on any rank, or when the budget is spent.
+ * Without it a rank times its first sizes while the JIT compiles, on the same cores: on 2 vCPUs at W=4, a 1 KiB
+ * all_reduce timed first took 7.4 ms, and 1.1 ms timed again after the sweep; and with a few calls a round, ranks
+ * that spin starve the compilers, so a round looked quiet while the compiles waited for a core and took it during
+ * timing. The per-size warm-up iterations of the spec still run, and
  * {@link MeasureStep} again waits for idle compilers before it times each point.
  * The compiler's clock comes from java.management; on a runtime without that module (a jlinked one) the rounds
  * count as quiet only when the compiler threads were idle throughout, and as busy where those cannot be seen either,
