@@ -132,14 +132,7 @@ final class JitWarmUp {
      * (touching it there is a NoClassDefFoundError) or the JVM does not monitor compilation time.
      */
     static LongSupplier compilerClock() {
-        if (ModuleLayer.boot().findModule("java.management").isEmpty()) {
-            return null;
-        }
-        try {
-            return Jmx.clock();
-        } catch (LinkageError e) {
-            return null;
-        }
+        return fromJmx(() -> Jmx.clock());
     }
 
     /**
@@ -147,11 +140,19 @@ final class JitWarmUp {
      * java.management).
      */
     static LongSupplier gcCounter() {
+        return fromJmx(() -> Jmx.collections());
+    }
+
+    /**
+     * What {@code read} gives, or null where java.management is missing. A lambda, not a method reference: it links
+     * {@link Jmx} only when it runs, after the module was found.
+     */
+    private static LongSupplier fromJmx(final java.util.function.Supplier<LongSupplier> read) {
         if (ModuleLayer.boot().findModule("java.management").isEmpty()) {
             return null;
         }
         try {
-            return Jmx.collections();
+            return read.get();
         } catch (LinkageError e) {
             return null;
         }
