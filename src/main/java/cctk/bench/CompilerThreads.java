@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -164,10 +163,5 @@ final class CompilerThreads implements AutoCloseable {
                 // a /proc file: nothing to flush
             }
         }
-    }
-
-    /** A line's text, for tests. */
-    static ByteBuffer bytes(final String line) {
-        return ByteBuffer.wrap(line.getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -36,10 +36,6 @@ final class MeasureStep {
     /** The longest a rank waits for its JIT compilers to finish before it times a point. */
     static final long MAX_COMPILER_WAIT_NANOS = 250_000_000L;
 
-    private final Communicator comm;
-    private final Benchmark bench;
-    private final BufferData data;
-    private final IterationTimer timer;
     /** How often a point is timed again when a compile or a collection ran on some rank while it was timed. */
     static final int MAX_RETIMES = 3;
 
@@ -49,6 +45,10 @@ final class MeasureStep {
      */
     static final long COMPILER_NOISE_NANOS = 200_000L;
 
+    private final Communicator comm;
+    private final Benchmark bench;
+    private final BufferData data;
+    private final IterationTimer timer;
     private final CompilerThreads compilers = CompilerThreads.open();
     private final boolean compilerCpuVisible = compilers.cpuNanos() > 0;
     private final LongSupplier compiles = JitWarmUp.compilerClock();
