@@ -92,6 +92,10 @@ final class Checks {
         figure("cv_pct", r.cvPct());
         figure("algbw_gbps", r.algBw());
         figure("busbw_gbps", r.busBw());
+        figure("spread_pct", r.how().spreadPct());
+        figure("repeat_min_us", r.how().repeatMinUs());
+        figure("repeat_max_us", r.how().repeatMaxUs());
+        figure("first_time_us", r.how().firstTimeUs());
         if (r.root() > Column.MAX_WORLD) {
             throw bad("root", Integer.toString(r.root()), "outside 0 .. " + Column.MAX_WORLD);
         }

@@ -34,7 +34,14 @@ public enum Column {
     ALGBW_GBPS("algbw_gbps", Scope.ROW, Kind.NUMBER),
     BUSBW_GBPS("busbw_gbps", Scope.ROW, Kind.NUMBER),
     WRONG("wrong", Scope.ROW, Kind.WHOLE),
-    SKIPPED("skipped", Scope.ROW, Kind.TEXT);
+    SKIPPED("skipped", Scope.ROW, Kind.TEXT),
+    REPEATS("repeats", Scope.ROW, Kind.WHOLE),
+    ATTEMPTS("attempts", Scope.ROW, Kind.WHOLE),
+    SPREAD_PCT("spread_pct", Scope.ROW, Kind.NUMBER),
+    REPEAT_MIN_US("repeat_min_us", Scope.ROW, Kind.NUMBER),
+    REPEAT_MAX_US("repeat_max_us", Scope.ROW, Kind.NUMBER),
+    FIRST_TIME_US("first_time_us", Scope.ROW, Kind.NUMBER),
+    RETIMED("retimed", Scope.ROW, Kind.TEXT);
 
     /** Where a column appears. */
     public enum Scope {
@@ -139,6 +146,13 @@ public enum Column {
             case BUSBW_GBPS -> finite(r.busBw());
             case WRONG -> r.wrong() < 0 ? null : r.wrong();
             case SKIPPED -> r.skipped();
+            case REPEATS -> r.how().known() ? (long) r.how().repeats() : null;
+            case ATTEMPTS -> r.how().known() ? (long) r.how().attempts() : null;
+            case SPREAD_PCT -> finite(r.how().spreadPct());
+            case REPEAT_MIN_US -> finite(r.how().repeatMinUs());
+            case REPEAT_MAX_US -> finite(r.how().repeatMaxUs());
+            case FIRST_TIME_US -> finite(r.how().firstTimeUs());
+            case RETIMED -> r.how().retimed();
         };
     }
 

@@ -56,7 +56,20 @@ final class Fields {
             root == null ? -1 : (int) Math.min((Long) root, Column.MAX_WORLD + 1), (Long) size,
             whole(Column.COUNT, 0), Boolean.TRUE.equals(get(Column.IN_PLACE)), number(Column.TIME_US),
             number(Column.MIN_US), number(Column.P50_US), number(Column.P99_US), number(Column.CV_PCT),
-            number(Column.ALGBW_GBPS), number(Column.BUSBW_GBPS), wrong == null ? -1 : (Long) wrong, skipped));
+            number(Column.ALGBW_GBPS), number(Column.BUSBW_GBPS), wrong == null ? -1 : (Long) wrong, skipped,
+            obtained()));
+    }
+
+    /** How the row was obtained, where the file says (a cctk file with the repeats column); else {@link Result.Obtained#UNKNOWN}. */
+    private Result.Obtained obtained() {
+        final long repeats = whole(Column.REPEATS, 0);
+        if (repeats <= 0) {
+            return Result.Obtained.UNKNOWN;
+        }
+        return new Result.Obtained((int) Math.min(repeats, Integer.MAX_VALUE), (int) Math.min(Integer.MAX_VALUE,
+            Math.max(repeats, whole(Column.ATTEMPTS, repeats))), number(Column.SPREAD_PCT),
+            number(Column.REPEAT_MIN_US), number(Column.REPEAT_MAX_US), number(Column.FIRST_TIME_US),
+            text(Column.RETIMED));
     }
 
     private long whole(final Column c, final long absent) {

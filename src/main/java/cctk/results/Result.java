@@ -23,10 +23,50 @@ package cctk.results;
  * @param busBw      bus bandwidth
  * @param wrong      wrong elements, -1 when not checked
  * @param skipped    why it was not measured, or null
+ * @param how        how the figures were obtained: repeats, attempts, spread between repeats, the first attempts'
+ *                   figure ({@link Obtained#UNKNOWN} where the file does not say: nccl-tests, older cctk)
  */
 public record Result(Run run, String collective, String dtype, String op, int root, long sizeBytes, long count,
                      boolean inPlace, double timeUs, double minUs, double p50Us, double p99Us, double cvPct,
-                     double algBw, double busBw, long wrong, String skipped) {
+                     double algBw, double busBw, long wrong, String skipped, Obtained how) {
+
+    /**
+     * How a row's figures were obtained. A point is timed {@code repeats} times in separate timed loops, interleaved
+     * with the other points of its size; each repeat's figure is the max over ranks of the per-rank mean, and the
+     * row's time is the median repeat's (of an even number, the slower of the two middle ones). A repeat's loop is
+     * timed again when a JIT compile or a collection ran on some rank while it ran (unless re-timing is off), so
+     * {@code attempts} counts every timed loop of the row.
+     *
+     * @param repeats     timed repeats the figure is the median of (0: unknown)
+     * @param attempts    timed loops run for the row, re-timed ones included (0: unknown)
+     * @param spreadPct   (slowest - fastest repeat) / the row's time, percent; NaN with one repeat or unknown
+     * @param repeatMinUs the fastest repeat's time, NaN when unknown
+     * @param repeatMaxUs the slowest repeat's time, NaN when unknown
+     * @param firstTimeUs the median over repeats of each repeat's first attempt: the time with no re-timing
+     * @param retimed     why loops were timed again ({@code "jit 2, gc 1"}; {@code "; 1 kept disturbed"} when a
+     *                    repeat was still disturbed on its last attempt), or null when none was
+     */
+    public record Obtained(int repeats, int attempts, double spreadPct, double repeatMinUs, double repeatMaxUs,
+                           double firstTimeUs, String retimed) {
+
+        /** What a file that does not record it says: nothing. */
+        public static final Obtained UNKNOWN = new Obtained(0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            null);
+
+        /** True when the file recorded how the row was obtained. */
+        public boolean known() {
+            return repeats > 0;
+        }
+    }
+
+    /** A row whose file does not say how it was obtained (nccl-tests, cctk before repeats). */
+    public Result(final Run run, final String collective, final String dtype, final String op, final int root,
+                  final long sizeBytes, final long count, final boolean inPlace, final double timeUs,
+                  final double minUs, final double p50Us, final double p99Us, final double cvPct, final double algBw,
+                  final double busBw, final long wrong, final String skipped) {
+        this(run, collective, dtype, op, root, sizeBytes, count, inPlace, timeUs, minUs, p50Us, p99Us, cvPct, algBw,
+            busBw, wrong, skipped, Obtained.UNKNOWN);
+    }
 
     /** True when it was measured and has a time. */
     public boolean measured() {
@@ -50,6 +90,6 @@ public record Result(Run run, String collective, String dtype, String op, int ro
     /** The same measurement in another run (the run's end recorded, or read from another file). */
     public Result in(final Run other) {
         return new Result(other, collective, dtype, op, root, sizeBytes, count, inPlace, timeUs, minUs, p50Us, p99Us,
-            cvPct, algBw, busBw, wrong, skipped);
+            cvPct, algBw, busBw, wrong, skipped, how);
     }
 }
