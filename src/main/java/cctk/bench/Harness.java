@@ -42,6 +42,8 @@ public final class Harness {
     static final long DIAGNOSIS_MILLIS = 2000;
     private static final long SIGNAL_MILLIS = 1000;
     private static final String FAULT_KEY = "fault";
+    /** The share of a step's time the JIT warm-up may take, and the waits for idle compilers together. */
+    static final double FIXED_COST_SHARE = 0.05;
 
     private final Communicator comm;
     private final Store store;
@@ -58,6 +60,8 @@ public final class Harness {
     private boolean anyWrong;
     private double dataNanos;
     private double dataBytes;
+    private long loopNanos;
+    private long loops;
     private ResultFiles files;
     private Run run;
     private volatile SweepPlan.Point current;
@@ -92,12 +96,15 @@ public final class Harness {
         final Benchmark b = spec.benchmark();
         final Group group = new Group(comm.size(), comm.rank(), weights());
         final SweepPlan plan = SweepPlan.of(b, group);
+        final long began = System.nanoTime();
+        final double share = fixedCostSeconds();
+        step.waitBudget((long) (share * 1e9));
         try {
             buffers = SweepBuffers.allocate(comm, plan, step, exchange);
             figures = new double[PointStats.SLOTS + Math.max(1, b.iters())];
             reduction = new RankReduction(comm, figures.length);
             final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, buffers, !b.inPlace().runsOutOfPlace(),
-                b.jitWarmupSeconds()).run(plan.points(), group);
+                Math.min(b.jitWarmupSeconds(), share)).run(plan.points(), group);
             final List<String> ranks = exchange.gatherText("rank", rankInfo().encode());
             run = RunHeaders.of(spec, ctx, comm, ranks == null ? List.of() : ranks.stream().map(RankInfo::decode)
                 .toList(), jit);
@@ -110,8 +117,11 @@ public final class Harness {
                     ctx.console().flush();
                 }
             }
+            final long sweeping = System.nanoTime();
             measureAll(plan.points(), group);
             if (files != null) {
+                files.costs(SweepCosts.of(began, sweeping, System.nanoTime(), jit.seconds(), loopNanos, loops,
+                    plan.points().size()));
                 final Map<String, Object> jitRun = step.jitDuringSweep();
                 files.jitDuringSweep(jitRun);
                 progress.println("cctk: JIT during the sweep: " + jitRun.get("summary"));
@@ -130,23 +140,14 @@ public final class Harness {
     private void measureAll(final List<SweepPlan.Point> plan, final Group group) {
         EarlyEnd.stopper(this::stopBySignal);
         try {
-            int done = 0;
-            for (final SweepPlan.Point p : plan) {
-                current = p;
-                ctx.hook().beforePoint(comm.rank(), p.size() == null ? -1
-                    : spec.benchmark().sizes().indexOf(p.size()));
-                final Line line = measureLine(p, group);
-                done++;
-                if (files != null) {
-                    files.add(line);
-                    if (ctx.console() != null) {
-                        ctx.console().println(ConsoleTable.row(line));
-                        ctx.console().flush();
-                    } else {
-                        progress.println("cctk: " + p.describe() + " (" + done + "/" + plan.size() + ")");
-                        progress.flush();
-                    }
+            int from = 0;
+            while (from < plan.size()) {
+                int to = from + 1;
+                while (to < plan.size() && sameSize(plan.get(from), plan.get(to))) {
+                    to++;
                 }
+                measureBlock(plan.subList(from, to), group, from, plan.size());
+                from = to;
             }
             current = null;
         } catch (RuntimeException | Error e) {
@@ -163,6 +164,70 @@ public final class Harness {
         } finally {
             EarlyEnd.stopper(null);
         }
+    }
+
+    private static boolean sameSize(final SweepPlan.Point a, final SweepPlan.Point b) {
+        return a.type() == b.type() && java.util.Objects.equals(a.size(), b.size());
+    }
+
+    /**
+     * The points of one type and size, each measured {@code repeats} times in separate timed loops, interleaved: every
+     * repeat runs all of them (in reverse order every other repeat, so no point always follows the same one), and the
+     * last one also checks. Their rows are written once the block is measured.
+     */
+    private void measureBlock(final List<SweepPlan.Point> block, final Group group, final int done, final int total) {
+        final int repeats = Math.max(1, spec.benchmark().repeats());
+        final List<Row> rows = new ArrayList<>();
+        for (final SweepPlan.Point p : block) {
+            current = p;
+            ctx.hook().beforePoint(comm.rank(), p.size() == null ? -1 : spec.benchmark().sizes().indexOf(p.size()));
+            rows.addAll(rowsOf(p, group, repeats));
+        }
+        for (int r = 0; r < repeats; r++) {
+            for (int k = 0; k < rows.size(); k++) {
+                final Row row = rows.get(r % 2 == 0 ? k : rows.size() - 1 - k);
+                if (row.repeats != null) {
+                    current = row.point;
+                    measureOnce(row, r == repeats - 1);
+                }
+            }
+        }
+        int n = done;
+        for (final SweepPlan.Point p : block) {
+            final List<Result> ms = new ArrayList<>();
+            for (final Row row : rows) {
+                if (row.point == p) {
+                    ms.add(row.result());
+                }
+            }
+            final Line line = new Line(p.coll().type().title(), p.requested(), p.type() == null ? 1 : p.type().bytes(),
+                ms);
+            n++;
+            if (files != null) {
+                files.add(line);
+                if (ctx.console() != null) {
+                    ctx.console().println(ConsoleTable.row(line));
+                    ctx.console().flush();
+                } else {
+                    progress.println("cctk: " + p.describe() + " (" + n + "/" + total + ")");
+                    progress.flush();
+                }
+            }
+        }
+    }
+
+    /**
+     * The most a fixed cost may take, in seconds: the JIT warm-up, and all the waits for idle compilers before points
+     * together, each at most {@value #FIXED_COST_SHARE} of this step's share of the job's time limit (the limit over
+     * its world sizes and backends), so a short job still measures its rows; unbounded without a limit.
+     */
+    private double fixedCostSeconds() {
+        final long limit = spec.job() == null ? 0 : spec.job().timeLimitSeconds();
+        if (limit <= 0) {
+            return Double.MAX_VALUE / 1e10;
+        }
+        final int steps = Math.max(1, spec.benchmark().taskCounts().size() * spec.benchmark().backends().size());
+        return FIXED_COST_SHARE * limit / steps;
     }
 
     /** Gives the sweep's memory back (buffers, the reduction's and the votes'), whatever happened. */
@@ -269,7 +334,40 @@ public final class Harness {
         return cctk.coll.AllToAllV.spreadWeights(comm.size(), im == null ? 1.0 : Math.max(1.0, im.spread()));
     }
 
-    private Line measureLine(final SweepPlan.Point p, final Group group) {
+    /**
+     * One row of a point in the making: its layout and call, and either the reason it is skipped or its repeats so far.
+     */
+    private final class Row {
+        final SweepPlan.Point point;
+        final Case c;
+        final boolean inPlace;
+        final RowKey key;
+        final Result skipped;
+        final RowRepeats repeats;
+
+        Row(final SweepPlan.Point point, final Case c, final boolean inPlace, final RowKey key, final Result skipped,
+            final int n) {
+            this.point = point;
+            this.c = c;
+            this.inPlace = inPlace;
+            this.key = key;
+            this.skipped = skipped;
+            this.repeats = skipped == null ? new RowRepeats(n) : null;
+        }
+
+        Result result() {
+            if (skipped != null) {
+                return skipped;
+            }
+            final IterationStats s = repeats.median();
+            final double algBw = c.layout().sizeBytes() / s.timeUs() / 1e3;
+            return key.measured(run, inPlace, s, algBw, algBw * point.coll().busBwFactor(c.world()), repeats.wrong(),
+                repeats.obtained());
+        }
+    }
+
+    /** The rows of one point: out of place, in place, as the spec asks; a row that cannot be measured says why. */
+    private List<Row> rowsOf(final SweepPlan.Point p, final Group group, final int repeats) {
         final Benchmark b = spec.benchmark();
         final Collective coll = p.coll();
         final long requested = p.requested();
@@ -277,41 +375,51 @@ public final class Harness {
             : Layout.of(0, 0, 0, 0, 0, 0);
         final int root = coll.rooted() ? b.root() : -1;
         final Case c = new Case(p.type(), p.op(), comm.size(), comm.rank(), Math.max(root, 0), 0, layout);
-        final RowKey row = new RowKey(coll.type().specName(), p.type() == null ? null : p.type().specName(),
+        final RowKey key = new RowKey(coll.type().specName(), p.type() == null ? null : p.type().specName(),
             p.op() == null ? null : p.op().specName(), root, layout.sizeBytes(), layout.count());
-        final List<Result> ms = new ArrayList<>();
+        final List<Row> rows = new ArrayList<>();
         if (!coll.carriesData() || b.inPlace().runsOutOfPlace()) {
-            ms.add(measure(coll, c, false, row, requested));
+            rows.add(new Row(p, c, false, key, skipReason(coll, c, false, key, requested), repeats));
         }
         if (coll.carriesData() && b.inPlace().runsInPlace()) {
-            ms.add(coll.hasInPlace() ? measure(coll, c, true, row, requested)
-                : row.skipped(run, true, coll.type().specName() + " has no in-place form"));
+            final Result noInPlace = coll.hasInPlace() ? null
+                : key.skipped(run, true, coll.type().specName() + " has no in-place form");
+            rows.add(new Row(p, c, true, key, noInPlace != null ? noInPlace : skipReason(coll, c, true, key,
+                requested), repeats));
         }
-        return new Line(coll.type().title(), requested, p.type() == null ? 1 : p.type().bytes(), ms);
+        return rows;
     }
 
-    private Result measure(final Collective coll, final Case c, final boolean inPlace, final RowKey row,
-                           final long requested) {
-        final Layout l = c.layout();
+    /** Why this row cannot be measured, as a skipped result; null when it can. */
+    private Result skipReason(final Collective coll, final Case c, final boolean inPlace, final RowKey row,
+                              final long requested) {
         final String unsupported = comm.unsupported(coll.type().specName(), c.type(), c.op(), inPlace);
         if (unsupported != null) {
             return row.skipped(run, inPlace, unsupported);
         }
-        if (coll.carriesData() && l.sizeBytes() == 0) {
+        if (coll.carriesData() && c.layout().sizeBytes() == 0) {
             return row.skipped(run, inPlace, "the size rounds down to 0 bytes per rank for " + c.world() + " ranks");
         }
         if (coll.carriesData() && !buffers.fits(requested)) {
             return row.skipped(run, inPlace, buffers.reason());
         }
-        final MeasureStep.Result mine = step.run(coll, c, coll.carriesData() ? buffers.slices(l, inPlace) : null);
+        return null;
+    }
+
+    /** One repeat of a row, combined over the ranks by one reduction; {@code check}: it also runs the checks. */
+    private void measureOnce(final Row row, final boolean check) {
+        final Collective coll = row.point.coll();
+        final MeasureStep.Result mine = step.run(coll, row.c, coll.carriesData() ? buffers.slices(row.c.layout(),
+            row.inPlace) : null, check);
+        loopNanos += mine.loopNanos();
+        loops += mine.attempts();
         final int n = PointStats.encode(mine, comm.rank(), figures);
         reduction.allReduce(figures, n, PointStats.RULE);
         dataNanos += figures[PointStats.DATA_NANOS];
         dataBytes += figures[PointStats.DATA_BYTES];
-        final long wrong = PointStats.wrong(figures);
-        anyWrong |= wrong > 0;
-        final IterationStats s = PointStats.stats(figures, n);
-        final double algBw = l.sizeBytes() / s.timeUs() / 1e3;
-        return row.measured(run, inPlace, s, algBw, algBw * coll.busBwFactor(c.world()), wrong);
+        row.repeats.add(figures, n, mine, check);
+        if (check) {
+            anyWrong |= row.repeats.wrong() > 0;
+        }
     }
 }

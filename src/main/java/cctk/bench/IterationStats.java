@@ -22,7 +22,7 @@ record IterationStats(double timeUs, double minUs, double p50Us, double p99Us, d
         final double[] v = new double[PointStats.SLOTS + n];
         final double[] other = new double[v.length];
         for (int r = 0; r < perRank.size(); r++) {
-            PointStats.encode(new MeasureStep.Result(perRank.get(r), 0, 0, 0, 0), r, r == 0 ? v : other);
+            PointStats.encode(MeasureStep.Result.of(perRank.get(r), 0), r, r == 0 ? v : other);
             if (r > 0) {
                 PointStats.combine(v, other, v.length);
             }

@@ -26,12 +26,30 @@ import java.util.function.LongSupplier;
 final class MeasureStep {
 
     /**
-     * Per-iteration times of one rank, in µs, its wrong elements (-1: not checked), the time it spent filling,
-     * poisoning and checking buffers (ns, System.nanoTime), the bytes it checked, and the bytes it filled, poisoned
-     * and checked in that time.
+     * One rank's part of one repeat of a point: its per-iteration times (µs) of the kept attempt, the mean of its
+     * first attempt's, the timed loops it ran (the same on every rank: re-timing is voted), how many of them were
+     * timed again for a compile or for a collection, whether the kept one was still disturbed, the wall time of all
+     * its timed loops (ns), its wrong elements (-1: not checked), the time it spent filling, poisoning and checking
+     * buffers (ns, System.nanoTime), the bytes it checked, and the bytes it filled, poisoned and checked in that time.
      */
-    record Result(double[] timesUs, long wrong, long fillCheckNanos, long checkedBytes, long dataBytes) {
+    record Result(double[] timesUs, double firstMeanUs, int attempts, int jitRetimes, int gcRetimes,
+                  boolean keptDisturbed, long loopNanos, long wrong, long fillCheckNanos, long checkedBytes,
+                  long dataBytes) {
+
+        /** A repeat timed once and undisturbed, for tests and for combining per-rank times. */
+        static Result of(final double[] timesUs, final long wrong) {
+            double sum = 0;
+            for (final double t : timesUs) {
+                sum += t;
+            }
+            return new Result(timesUs, sum / timesUs.length, 1, 0, 0, false, 0, wrong, 0, 0, 0);
+        }
     }
+
+    /** A timed loop during which a JIT compiler ran on some rank. */
+    static final int JIT = 1;
+    /** A timed loop during which a collector ran on some rank. */
+    static final int GC = 2;
 
     /** The longest a rank waits for its JIT compilers to finish before it times a point. */
     static final long MAX_COMPILER_WAIT_NANOS = 250_000_000L;
@@ -47,6 +65,7 @@ final class MeasureStep {
 
     private final Communicator comm;
     private final Benchmark bench;
+    private final boolean retime;
     private final BufferData data;
     private final IterationTimer timer;
     private final CompilerThreads compilers = CompilerThreads.open();
@@ -55,6 +74,7 @@ final class MeasureStep {
     private final LongSupplier collections = JitWarmUp.gcCounter();
     private int compilerWaits;
     private long compilerWaitNanos;
+    private long waitBudgetNanos = Long.MAX_VALUE;
     private int retimed;
     private int stillDisturbed;
     private CommBuffer voteSend;
@@ -63,6 +83,7 @@ final class MeasureStep {
     MeasureStep(final Communicator comm, final Benchmark bench, final BufferData data) {
         this.comm = comm;
         this.bench = bench;
+        this.retime = bench.retime();
         this.data = data;
         this.timer = IterationTimer.of(comm);
     }
@@ -86,12 +107,26 @@ final class MeasureStep {
     }
 
     /**
-     * A count that changes when this JVM collected, and where the compilers' time on a core cannot be read, when
-     * it compiled (the compiles' total time, ms); parts that cannot be read count 0.
+     * Bounds the time this rank may sleep for its compilers before points, over the whole sweep (a share of the job's
+     * time limit, so the waits never starve a short job of rows).
      */
-    private long compilesAndCollections() {
-        return (compilerCpuVisible || compiles == null ? 0 : compiles.getAsLong())
-                + (collections == null ? 0 : collections.getAsLong());
+    void waitBudget(final long nanos) {
+        waitBudgetNanos = Math.max(0, nanos);
+    }
+
+    /** The longest the next wait for idle compilers may last: {@link #MAX_COMPILER_WAIT_NANOS}, within the budget. */
+    private long nextWaitNanos() {
+        return Math.max(0, Math.min(MAX_COMPILER_WAIT_NANOS, waitBudgetNanos - compilerWaitNanos));
+    }
+
+    /** A count that changes when this JVM compiled, where the compilers' time on a core cannot be read; else 0. */
+    private long compileCount() {
+        return compilerCpuVisible || compiles == null ? 0 : compiles.getAsLong();
+    }
+
+    /** A count that changes when this JVM collected (0 where it cannot be read). */
+    private long collectionCount() {
+        return collections == null ? 0 : collections.getAsLong();
     }
 
     /** Agrees with every rank whether {@code flag} holds on any of them. A collective itself. */
@@ -121,6 +156,14 @@ final class MeasureStep {
         return b.getInt(0);
     }
 
+    /**
+     * Agrees with every rank what disturbed a timed loop on any of them: {@link #JIT} when a compiler ran, {@link #GC}
+     * when a collection did, both, or 0. A collective itself.
+     */
+    int disturbedAnywhere(final boolean jit, final boolean gc) {
+        return maxOverRanks(jit ? JIT : 0) | (maxOverRanks(gc ? GC : 0));
+    }
+
     /** This JVM's compiler threads, watched. */
     CompilerThreads compilers() {
         return compilers;
@@ -137,7 +180,11 @@ final class MeasureStep {
         }
     }
 
-    Result run(final Collective coll, final Case c, final CommBuffer[] bufs) {
+    /**
+     * One repeat of a point: fill, warm-up, the timed loop (timed again while disturbed, unless re-timing is off), and
+     * when {@code check}, the check iterations.
+     */
+    Result run(final Collective coll, final Case c, final CommBuffer[] bufs, final boolean check) {
         final CommBuffer send = bufs == null ? null : bufs[0];
         final CommBuffer recv = bufs == null ? null : bufs[1];
         long dataNanos = 0;
@@ -153,30 +200,51 @@ final class MeasureStep {
             comm.synchronize();
         }
         double[] times;
-        for (int attempt = 0; ; attempt++) {
+        double firstMean = Double.NaN;
+        int attempts = 0;
+        int jitRetimes = 0;
+        int gcRetimes = 0;
+        boolean keptDisturbed = false;
+        long loopNanos = 0;
+        while (true) {
             // what the warm-up iterations (or the last point's bookkeeping) queued is compiled now, not during timing
-            final long waited = compilers.awaitIdle(MAX_COMPILER_WAIT_NANOS);
+            final long waited = compilers.awaitIdle(nextWaitNanos());
             if (waited > 0) {
                 compilerWaits++;
                 compilerWaitNanos += waited;
             }
             final long compiling = compilers.cpuNanos();
-            final long other = compilesAndCollections();
+            final long compiled = compileCount();
+            final long collected = collectionCount();
             comm.barrier();
+            final long t0 = System.nanoTime();
             times = timer.time(Math.max(1, bench.iters()), () -> coll.run(comm, send, recv, c));
-            final boolean disturbed = compilers.cpuNanos() - compiling > COMPILER_NOISE_NANOS
-                    || compilesAndCollections() != other;
-            if (!anyRank(disturbed)) {
+            loopNanos += System.nanoTime() - t0;
+            attempts++;
+            if (attempts == 1) {
+                firstMean = mean(times);
+            }
+            final boolean jit = compilers.cpuNanos() - compiling > COMPILER_NOISE_NANOS || compileCount() != compiled;
+            final boolean gc = collectionCount() != collected;
+            final int why = retime ? disturbedAnywhere(jit, gc) : 0;
+            if (why == 0) {
                 break;
             }
-            if (attempt == MAX_RETIMES) {
+            if (attempts > MAX_RETIMES) {
                 stillDisturbed++;
+                keptDisturbed = true;
                 break;
             }
             retimed++;
+            if ((why & JIT) != 0) {
+                jitRetimes++;
+            } else {
+                gcRetimes++;
+            }
         }
-        if (send == null || bench.checkIters() <= 0) {
-            return new Result(times, -1, dataNanos, 0, dataBytes);
+        if (send == null || !check || bench.checkIters() <= 0) {
+            return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, keptDisturbed, loopNanos, -1,
+                dataNanos, 0, dataBytes);
         }
         long wrong = 0;
         long checked = 0;
@@ -195,6 +263,15 @@ final class MeasureStep {
             checked += k1;
             dataBytes += recv.bytes() + send.bytes() + k1;
         }
-        return new Result(times, wrong, dataNanos, checked, dataBytes);
+        return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, keptDisturbed, loopNanos, wrong,
+            dataNanos, checked, dataBytes);
+    }
+
+    private static double mean(final double[] t) {
+        double sum = 0;
+        for (final double v : t) {
+            sum += v;
+        }
+        return sum / t.length;
     }
 }

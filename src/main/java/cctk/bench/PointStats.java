@@ -5,7 +5,7 @@ package cctk.bench;
  * {@code SLOTS + iterations} numbers, {@link RankReduction} combines the vectors over all ranks with {@link #RULE},
  * and every rank reads the same figures back. Slot by slot: the largest per-rank mean (the reported time) and the
  * lowest rank that had it, the summed wrong elements, whether any rank did not check, the summed fill/check time
- * and bytes, and then the iteration times of that slowest rank, which travel with it: min, p50, p99 and cv are
+ * and bytes, the largest per-rank mean of the first timed loop, and then the iteration times of that slowest rank, which travel with it: min, p50, p99 and cv are
  * that rank's own ({@link IterationStats}), so the reported time, its mean, always lies between its min and max.
  * <b>Note:</b> threadsafe (no state).
  */
@@ -25,8 +25,10 @@ final class PointStats {
     static final int DATA_BYTES = 5;
     /** Sum over ranks of the bytes checked. */
     static final int CHECKED_BYTES = 6;
+    /** Max over ranks of the per-rank mean of the first timed loop (before any re-timing), µs. */
+    static final int FIRST_MEAN = 7;
     /** Where the per-iteration times start. */
-    static final int SLOTS = 7;
+    static final int SLOTS = 8;
 
     /** The combination rule of the vectors. */
     static final RankReduction.Rule RULE = PointStats::combine;
@@ -49,6 +51,7 @@ final class PointStats {
         v[DATA_NANOS] = r.fillCheckNanos();
         v[DATA_BYTES] = r.dataBytes();
         v[CHECKED_BYTES] = r.checkedBytes();
+        v[FIRST_MEAN] = r.firstMeanUs();
         return SLOTS + t.length;
     }
 
@@ -64,6 +67,7 @@ final class PointStats {
         into[DATA_NANOS] += other[DATA_NANOS];
         into[DATA_BYTES] += other[DATA_BYTES];
         into[CHECKED_BYTES] += other[CHECKED_BYTES];
+        into[FIRST_MEAN] = Math.max(into[FIRST_MEAN], other[FIRST_MEAN]);
     }
 
     /** The row's time figures from a combined vector of {@code length} numbers. */

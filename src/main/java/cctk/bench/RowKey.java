@@ -23,11 +23,14 @@ record RowKey(String collective, String dtype, String op, int root, long sizeByt
         return Result.skipped(run, collective, dtype, op, root, sizeBytes, count, inPlace, reason);
     }
 
-    /** A measurement: times from {@code s}, bandwidths in GB/s, wrong elements (-1: not checked). */
+    /**
+     * A measurement: times from {@code s}, bandwidths in GB/s, wrong elements (-1: not checked), and how the figures
+     * were obtained.
+     */
     Result measured(final Run run, final boolean inPlace, final IterationStats s, final double algBw,
-                    final double busBw, final long wrong) {
+                    final double busBw, final long wrong, final Result.Obtained how) {
         return new Result(run, collective, dtype, op, root, sizeBytes, count, inPlace, Numbers.significant(s.timeUs()),
             Numbers.significant(s.minUs()), Numbers.significant(s.p50Us()), Numbers.significant(s.p99Us()),
-            Numbers.significant(s.cvPct()), Numbers.significant(algBw), Numbers.significant(busBw), wrong, null);
+            Numbers.significant(s.cvPct()), Numbers.significant(algBw), Numbers.significant(busBw), wrong, null, how);
     }
 }

@@ -35,11 +35,13 @@ final class RunHeaders {
     }
 
     /**
-     * How rank 0's JVM was sized and started, as the launcher gave it (RankJvm's options): its heap limit, and the
-     * memory, collector and sharing options on its command line (none known without java.management).
+     * How rank 0's JVM was sized and started, as the launcher gave it (RankJvm's options): its runtime, its heap limit,
+     * and every option on its command line, those that change timings included (the safepoint interval, the compiler
+     * threads); none known without java.management.
      */
     static Map<String, Object> jvm() {
         final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("runtime", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
         m.put("max_heap_bytes", Runtime.getRuntime().maxMemory());
         if (ModuleLayer.boot().findModule("java.management").isPresent()) {
             m.put("options", Jmx.options());
@@ -50,9 +52,7 @@ final class RunHeaders {
     /** Kept apart so that RunHeaders itself never links against java.management. */
     private static final class Jmx {
         static List<String> options() {
-            return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(o -> o.startsWith("-Xm") || o.startsWith("-XX:MaxDirectMemorySize") || o.endsWith("GC")
-                    || o.startsWith("-XX:SharedArchiveFile") || o.startsWith("-Xshare")).toList();
+            return List.copyOf(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
         }
     }
 
@@ -74,6 +74,8 @@ final class RunHeaders {
             a.put("alltoallv", v);
         }
         a.put("timeout_seconds", b.timeoutSeconds());
+        a.put("repeats", b.repeats());
+        a.put("retime", b.retime());
         return a;
     }
 

@@ -71,6 +71,15 @@ final class RunCommand implements Callable<Integer> {
             + " (default: 1).")
     Integer checkIters;
 
+    @Option(names = "--repeats", paramLabel = "N", description = "Without SPEC: separate timed loops per measurement,"
+            + " interleaved with the others of its size; a row reports the median and the spread (default: 3).")
+    Integer repeats;
+
+    @Option(names = "--retime", paramLabel = "BOOL", arity = "1", description = "Without SPEC: time a loop again when"
+            + " a JIT compile or a collection ran during it (default: true); false measures raw, every first loop"
+            + " kept.")
+    Boolean retime;
+
     @Option(names = "--in-place", paramLabel = "L", completionCandidates = Candidates.InPlace.class,
             description = "Without SPEC: buffer layouts, ${COMPLETION-CANDIDATES} (default: both).")
     String inPlace;
@@ -97,13 +106,15 @@ final class RunCommand implements Callable<Integer> {
             throw CctkException.usage("--grace: expected 0 to 3600 seconds, found " + graceSeconds + ".");
         }
         final LocalSpecs.Flags flags = new LocalSpecs.Flags(nproc, backend, collectives, sizes, dtypes, ops, warmup,
-                iters, checkIters, inPlace, output);
+                iters, checkIters, inPlace, output, repeats, retime);
         final JobSpec job;
         if (specFile != null) {
             if (!nproc.isEmpty() || !collectives.isEmpty() || !sizes.isEmpty() || !dtypes.isEmpty() || !ops.isEmpty()
-                    || warmup != null || iters != null || checkIters != null || inPlace != null || output != null) {
+                    || warmup != null || iters != null || checkIters != null || inPlace != null || output != null
+                    || repeats != null || retime != null) {
                 throw CctkException.usage("--nproc, --collectives, --sizes, --dtypes, --ops, --warmup, --iters,"
-                        + " --check-iters, --in-place and --output build a spec; with SPEC, edit the spec.");
+                        + " --check-iters, --repeats, --retime, --in-place and --output build a spec; with SPEC, edit"
+                        + " the spec.");
             }
             job = SpecParser.parse(specFile);
             if (backend != null && !job.benchmark().backends().contains(backend)) {

@@ -50,10 +50,12 @@ public final class LocalSpecs {
      * @param checkIters  checked iterations, or null
      * @param inPlace     both, true or false, or null
      * @param output      the result directory, or null
+     * @param repeats     timed repeats per point, or null
+     * @param retime      false for raw measurement (no re-timing), or null
      */
     public record Flags(List<Integer> nproc, String backend, List<String> collectives, List<String> sizes,
                         List<String> dtypes, List<String> ops, Integer warmup, Integer iters, Integer checkIters,
-                        String inPlace, Path output) {
+                        String inPlace, Path output, Integer repeats, Boolean retime) {
     }
 
     private LocalSpecs() {
@@ -87,7 +89,8 @@ public final class LocalSpecs {
             count("--iters", f.iters(), 1, Benchmark.DEFAULT_ITERS),
             count("--check-iters", f.checkIters(), 0, Benchmark.DEFAULT_CHECK_ITERS), inPlace(f.inPlace()), 0,
             new Benchmark.Imbalance(4.0, null), Benchmark.DEFAULT_TIMEOUT_SECONDS,
-            Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
+            Benchmark.DEFAULT_JIT_WARMUP_SECONDS, count("--repeats", f.repeats(), 1, Benchmark.DEFAULT_REPEATS),
+            f.retime() == null || f.retime());
         final Cluster local = new Cluster("local", null, null, null, null, null, List.of(), List.of(), null, "java",
             null);
         final int ranks = Collections.max(nproc);

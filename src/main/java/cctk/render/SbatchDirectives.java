@@ -67,16 +67,7 @@ final class SbatchDirectives {
 
     /** Seconds of warning before a time limit written HH:MM:SS or D-HH:MM:SS: a tenth of it, 10 s to 120 s. */
     static int warningSeconds(final String timeLimit) {
-        final String[] dayRest = timeLimit.split("-", 2);
-        final String clock = dayRest.length == 2 ? dayRest[1] : dayRest[0];
-        long seconds = dayRest.length == 2 ? Long.parseLong(dayRest[0].trim()) * 86_400 : 0;
-        final String[] parts = clock.split(":");
-        long unit = 3600;
-        for (final String p : parts) {
-            seconds += Long.parseLong(p.trim()) * unit;
-            unit /= 60;
-        }
-        return (int) Math.max(10, Math.min(120, seconds / 10));
+        return (int) Math.max(10, Math.min(120, cctk.spec.Job.seconds(timeLimit) / 10));
     }
 
     private static void option(final List<ShellText> lines, final String option, final String key,

@@ -11,19 +11,21 @@ import java.util.List;
 public final class ConsoleTable {
 
     private static final String LAYOUT = "%-16s%9s%7s%6s%15s%14s";
-    private static final String SIDE = " |%12s%8s%8s%8s";
+    private static final String SIDE = " |%12s%8s%8s%8s%8s%6s";
 
     private ConsoleTable() {
     }
 
     /** The two header lines, for {@code run}'s backend and world size. */
     public static List<String> header(final Run run) {
-        return List.of("# " + run.backend() + ", " + run.world() + " ranks: time = mean per rank, max over ranks;"
-                + " 1 GB/s = 10^9 B/s",
+        return List.of("# " + run.backend() + ", " + run.world() + " ranks: time = mean per rank, max over ranks,"
+                + " median of the repeats; spread = (slowest - fastest repeat) / time; loops = timed loops run / repeats"
+                + " (more: re-timed after a compile or a collection); 1 GB/s = 10^9 B/s",
             "#" + String.format(java.util.Locale.ROOT, LAYOUT, " collective", "type", "redop", "root", "size(B)",
                 "count").substring(1)
-                + String.format(java.util.Locale.ROOT, SIDE, "time(us)", "algbw", "busbw", "#wrong")
-                + String.format(java.util.Locale.ROOT, SIDE, "in-place", "algbw", "busbw", "#wrong"));
+                + String.format(java.util.Locale.ROOT, SIDE, "time(us)", "algbw", "busbw", "#wrong", "spread", "loops")
+                + String.format(java.util.Locale.ROOT, SIDE, "in-place", "algbw", "busbw", "#wrong", "spread",
+                    "loops"));
     }
 
     /** The line of one point. */
@@ -49,13 +51,16 @@ public final class ConsoleTable {
 
     private static void side(final StringBuilder sb, final Result r) {
         if (r == null) {
-            sb.append(String.format(java.util.Locale.ROOT, SIDE, "", "", "", ""));
+            sb.append(String.format(java.util.Locale.ROOT, SIDE, "", "", "", "", "", ""));
         } else if (!r.measured()) {
-            sb.append(String.format(java.util.Locale.ROOT, SIDE, "skipped", "", "", ""));
+            sb.append(String.format(java.util.Locale.ROOT, SIDE, "skipped", "", "", "", "", ""));
         } else {
+            final Result.Obtained how = r.how();
             sb.append(String.format(java.util.Locale.ROOT, SIDE, Numbers.fit(r.timeUs(), 12).trim(),
                 Numbers.fit(r.algBw(), 8).trim(), Numbers.fit(r.busBw(), 8).trim(),
-                r.wrong() < 0 ? "N/A" : Long.toString(r.wrong())));
+                r.wrong() < 0 ? "N/A" : Long.toString(r.wrong()), Double.isFinite(how.spreadPct())
+                ? Numbers.fixed(how.spreadPct(), 1) + "%" : "-", how.known() ? how.attempts() + "/" + how.repeats()
+                : "-"));
         }
     }
 

@@ -31,13 +31,28 @@ final class ProfileText {
         for (final Map.Entry<String, String> e : run.environment().entrySet()) {
             lines.add("# env " + e.getKey() + "=" + e.getValue());
         }
+        if (run.args().get("jvm") instanceof Map<?, ?> jvm && jvm.get("options") instanceof List<?> options) {
+            lines.add("# jvm " + jvm.get("runtime") + ": " + String.join(" ", options.stream().map(String::valueOf)
+                .toList()));
+        }
         if (run.args().get("jit_warmup") instanceof Map<?, ?> jit) {
             lines.add("# jit warm-up before timing: " + jit.get("summary"));
         }
-        lines.add("# time: us per call, mean per rank, max over ranks | AlgBW = S/time | BusBW = AlgBW x factor"
-            + " (nccl-tests)");
+        lines.add("# " + how(run.args()));
+        lines.add("# time: us per call, mean per rank, max over ranks, median of the repeats | AlgBW = S/time | BusBW"
+            + " = AlgBW x factor (nccl-tests) | spread: (slowest - fastest repeat) / time | loops: timed loops run");
         lines.add("# sizes in binary units (1 MiB = 2^20 bytes); bandwidths in GB/s (1 GB/s = 10^9 bytes/s)");
         return lines;
+    }
+
+    /** How every row was measured: warm-up, iterations, repeats and re-timing, from the run's arguments. */
+    static String how(final Map<String, Object> args) {
+        final Object repeats = args.get("repeats");
+        final boolean retime = !Boolean.FALSE.equals(args.get("retime"));
+        return "each row: " + args.get("warmup_iters") + " warm-up + " + args.get("iters") + " timed iterations, "
+            + (repeats == null ? "1 timed loop" : repeats + " timed loop(s) interleaved with the other points of its"
+            + " size, the median reported") + "; " + (retime ? "a loop during which a JIT compile or a collection ran"
+            + " on some rank is timed again, up to 3 times" : "raw: no loop timed again (retime: false)");
     }
 
     /** The lines for one point: a "Tensor Size" heading first when type or size changed. */
@@ -84,6 +99,13 @@ final class ProfileText {
             sb.append(" | AlgBW: ").append(Numbers.fit(m.algBw(), 7)).append(" GB/s");
             sb.append(" | BusBW: ").append(Numbers.fit(m.busBw(), 7)).append(" GB/s");
             sb.append(" | #wrong: ").append(m.wrong() < 0 ? "N/A" : Long.toString(m.wrong()));
+        }
+        if (m.how().known()) {
+            sb.append(" | spread: ").append(Double.isFinite(m.how().spreadPct()) ? Numbers.fixed(m.how().spreadPct(), 1)
+                + "%" : "-").append(" | loops: ").append(m.how().attempts()).append('/').append(m.how().repeats());
+            if (m.how().retimed() != null) {
+                sb.append(" (").append(m.how().retimed()).append(')');
+            }
         }
     }
 

@@ -46,6 +46,7 @@ public final class ResultFiles implements AutoCloseable {
     private boolean finished;
     private Map<String, Object> fillCheck;
     private Map<String, Object> jit;
+    private Map<String, Object> costs;
 
     private ResultFiles(final Path dir, final Run header) throws IOException {
         OwnerFiles.directory(dir);
@@ -140,6 +141,14 @@ public final class ResultFiles implements AutoCloseable {
         jit = new java.util.LinkedHashMap<>(figures);
     }
 
+    /**
+     * Where the run's time went (start, set-up, warm-up, sweep, timed loops; {@code summary}: one sentence), which
+     * {@code summary.time} and a footer line say once the run ends.
+     */
+    public synchronized void costs(final Map<String, Object> figures) {
+        costs = new java.util.LinkedHashMap<>(figures);
+    }
+
     /** Wrong elements in all rows so far. */
     public synchronized long wrong() {
         return wrong;
@@ -169,6 +178,9 @@ public final class ResultFiles implements AutoCloseable {
             }
             if (jit != null && jit.get("summary") != null) {
                 writeLines(text, List.of("# JIT during the sweep: " + jit.get("summary")));
+            }
+            if (costs != null && costs.get("summary") != null) {
+                writeLines(text, List.of("# Time: " + costs.get("summary")));
             }
             text.close();
             csv.close();
@@ -214,13 +226,16 @@ public final class ResultFiles implements AutoCloseable {
 
     private void writeJson() throws IOException {
         final Map<String, Object> doc = ResultJson.document(run, jsonRows, wrong, checked, average());
-        if (run.status() != null && (fillCheck != null || jit != null)) {
+        if (run.status() != null && (fillCheck != null || jit != null || costs != null)) {
             final Map<String, Object> summary = new java.util.LinkedHashMap<>();
             if (fillCheck != null) {
                 summary.put("fill_check", fillCheck);
             }
             if (jit != null) {
                 summary.put("jit", jit);
+            }
+            if (costs != null) {
+                summary.put("time", costs);
             }
             doc.put("summary", summary);
         }

@@ -22,11 +22,34 @@ import java.util.List;
  * @param alltoallv      how imbalanced all-to-all counts are made
  * @param timeoutSeconds deadline for every wait on a peer
  * @param jitWarmupSeconds how long a JVM rank may warm its JIT before the sweep (0: not at all)
+ * @param repeats        separate timed loops per point, interleaved with the other points of its size; a row
+ *                       reports the median one and the spread between them
+ * @param retime         true: a timed loop during which a JIT compile or a collection ran on some rank is timed again
+ *                       (up to 3 more times); false: raw measurement, every first loop kept
  */
 public record Benchmark(List<String> backends, List<Integer> taskCounts, List<CollectiveType> collectives,
                         List<MessageSize> sizes, List<DType> dtypes, List<ReduceOp> ops, int warmupIters,
                         int iters, int checkIters, InPlace inPlace, int root, Imbalance alltoallv,
-                        int timeoutSeconds, int jitWarmupSeconds) {
+                        int timeoutSeconds, int jitWarmupSeconds, int repeats, boolean retime) {
+
+    /** Repeats per point when the spec names none: the median of three stands against one disturbed loop. */
+    public static final int DEFAULT_REPEATS = 3;
+
+    /** A benchmark with the default repeats and re-timing. */
+    public Benchmark(final List<String> backends, final List<Integer> taskCounts,
+                     final List<CollectiveType> collectives, final List<MessageSize> sizes, final List<DType> dtypes,
+                     final List<ReduceOp> ops, final int warmupIters, final int iters, final int checkIters,
+                     final InPlace inPlace, final int root, final Imbalance alltoallv, final int timeoutSeconds,
+                     final int jitWarmupSeconds) {
+        this(backends, taskCounts, collectives, sizes, dtypes, ops, warmupIters, iters, checkIters, inPlace, root,
+            alltoallv, timeoutSeconds, jitWarmupSeconds, DEFAULT_REPEATS, true);
+    }
+
+    /** The same benchmark with {@code n} repeats and re-timing on or off. */
+    public Benchmark withRepeats(final int n, final boolean retimeLoops) {
+        return new Benchmark(backends, taskCounts, collectives, sizes, dtypes, ops, warmupIters, iters, checkIters,
+            inPlace, root, alltoallv, timeoutSeconds, jitWarmupSeconds, n, retimeLoops);
+    }
 
     /** Seconds a rank may spend warming its JIT before the sweep, unless the spec says otherwise. */
     public static final int DEFAULT_JIT_WARMUP_SECONDS = 10;

@@ -23,6 +23,7 @@ final class BenchmarkBuilder {
     private static final Pattern DURATION = Pattern.compile("([1-9][0-9]{0,6})(s|m|h)");
     private static final int MAX_TIMEOUT = 86_400;
     private static final int MAX_JIT_WARMUP = 600;
+    private static final int MAX_REPEATS = 1000;
     private static final double MAX_SPREAD = 1e6;
 
     private BenchmarkBuilder() {
@@ -49,9 +50,11 @@ final class BenchmarkBuilder {
                 Benchmark.DEFAULT_TIMEOUT_SECONDS);
         final int jitWarmup = seconds(s, "jit_warmup", "a warm-up budget", 0, MAX_JIT_WARMUP, "from 0 (none) to 10m",
                 Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
+        final int repeats = s.integer("repeats", 1, MAX_REPEATS, Benchmark.DEFAULT_REPEATS);
+        final boolean retime = s.bool("retime", true);
         s.finish();
         return new Benchmark(backends, tasks, collectives, sizes, dtypes, ops, warmup, iters, checkIters, inPlace,
-                root, imbalance, timeout, jitWarmup);
+                root, imbalance, timeout, jitWarmup, repeats, retime);
     }
 
     private static List<String> backends(final Section s, final Resources r, final NcclOptions nccl) {

@@ -21,7 +21,7 @@ final class DiagnoseBuilder {
         final int warmup = s.integer("warmup", 0, 1000, d.warmup());
         final int iters = s.integer("iters", 1, 10_000, d.iters());
         final double threshold = threshold(s, d.threshold());
-        final boolean confirm = bool(s, "confirm", d.confirm());
+        final boolean confirm = s.bool("confirm", d.confirm());
         final int limit = s.integer("limit", 1, 3600, d.limitSeconds());
         final int window = s.integer("window_ms", 0, 60_000, d.windowMillis());
         s.finish();
@@ -69,18 +69,5 @@ final class DiagnoseBuilder {
             return fallback;
         }
         return d;
-    }
-
-    private static boolean bool(final Section s, final String key, final boolean fallback) {
-        final SpecValue v = s.get(key);
-        if (v == null) {
-            return fallback;
-        }
-        if (v.kind() != Kind.BOOL) {
-            s.problems().expected(v, s.keyPath(key), "true or false");
-            return fallback;
-        }
-        final String t = v.text().toLowerCase(Locale.ROOT);
-        return t.equals("true") || t.equals("yes") || t.equals("on") || t.equals("y");
     }
 }

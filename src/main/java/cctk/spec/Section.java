@@ -114,6 +114,20 @@ final class Section {
         return true;
     }
 
+    /** A true/false value at {@code key}, or {@code fallback} when absent; anything else is a problem. */
+    boolean bool(final String key, final boolean fallback) {
+        final SpecValue v = get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (v.kind() != SpecValue.Kind.BOOL) {
+            problems().expected(v, keyPath(key), "true or false");
+            return fallback;
+        }
+        final String t = v.text().toLowerCase(java.util.Locale.ROOT);
+        return t.equals("true") || t.equals("yes") || t.equals("on") || t.equals("y");
+    }
+
     int integer(final String key, final int min, final int max, final int fallback) {
         final SpecValue v = get(key);
         return v == null ? fallback : integer(v, keyPath(key), min, max, fallback);

@@ -128,6 +128,8 @@ public final class SpecWriter {
         m.add(entry("alltoallv", map(a)));
         m.add(entry("timeout", number(b.timeoutSeconds())));
         m.add(entry("jit_warmup", number(b.jitWarmupSeconds())));
+        m.add(entry("repeats", number(b.repeats())));
+        m.add(entry("retime", plain(Tag.BOOL, Boolean.toString(b.retime()))));
         return map(m);
     }
 

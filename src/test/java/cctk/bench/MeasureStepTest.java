@@ -32,7 +32,7 @@ class MeasureStepTest {
             final Layout l = coll.layout(1 << 20, dtype, new Group(world, comm.rank(), null));
             final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(Math.max(l.sendBytes(), l.inPlaceBytes())),
                 comm.allocate(l.recvBytes()), l, inPlace);
-            return step.run(coll, new Case(dtype, op, world, comm.rank(), 0, 0, l), bufs);
+            return step.run(coll, new Case(dtype, op, world, comm.rank(), 0, 0, l), bufs, true);
         });
     }
 
@@ -126,7 +126,7 @@ class MeasureStepTest {
                 final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()),
                     comm.allocate(l.recvBytes()), l, false);
                 final MeasureStep.Result r = step.run(coll, new Case(DType.FLOAT32, ReduceOp.SUM, 2, comm.rank(), 0, 0,
-                    l), bufs);
+                    l), bufs, true);
                 assertThat(r.wrong()).isZero();
                 assertThat(r.timesUs()).hasSize(b.iters());
                 final java.util.Map<String, Object> m = step.jitDuringSweep();

@@ -47,8 +47,8 @@ class RankReductionTest {
                 final double[][] times = {{1, 5, 0}, {4, 2, 3}, {3, 3, 3}};
                 final long[] wrong = {0, 2, 5};
                 final double[] v = new double[PointStats.SLOTS + 3];
-                final int n = PointStats.encode(new MeasureStep.Result(times[comm.rank()], wrong[comm.rank()], 100,
-                    10, 30), comm.rank(), v);
+                final int n = PointStats.encode(new MeasureStep.Result(times[comm.rank()], 1, 1, 0, 0, false, 0,
+                    wrong[comm.rank()], 100, 10, 30), comm.rank(), v);
                 red.allReduce(v, n, PointStats.RULE);
                 return v;
             }

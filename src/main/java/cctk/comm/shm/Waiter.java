@@ -6,9 +6,14 @@ import cctk.comm.Tuning;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Every wait on a peer's control counter: spin for {@code Tuning.shmSpinMicros} (none where the host's ranks outnumber
- * its cores), then yield, then park with a doubling bound (1 us to 256 us), so ranks that share cores hand theirs over
- * instead of burning it, and ranks with a core each wake at once from the short waits of back-to-back collectives.
+ * Every wait on a peer's control counter: spin for a while (none where the host's ranks outnumber its cores), then
+ * yield, then park with a doubling bound (1 us to 256 us), so ranks that share cores hand theirs over instead of
+ * burning it, and ranks with a core each wake at once from the short waits of back-to-back collectives. How long it
+ * spins adapts, as an adaptive lock's spinning does: up to {@code Tuning.shmSpinMicros}, halved after every long wait
+ * the spin did not end (the peer came much later: it was busy, or it had lost its core, maybe to this very rank), and
+ * doubled after a wait the spin caught or that was short anyway. So a rank whose peer lost its core to another process
+ * stops spinning within a few waits and gives the core back, instead of paying a scheduler time slice per iteration;
+ * and on a quiet machine the short waits of back-to-back collectives keep spinning.
  * About every 100 ms a waiting rank checks that the peers it waits on are still there (their "gone" flag, their
  * process); a dead one is named at once ("rank 1 probably died"), a live one that makes no progress when the
  * deadline passes ("rank 2 (not sending)"), in the words of the tcp backend's messages, which
@@ -27,6 +32,10 @@ final class Waiter {
     private static final long CHECK_NANOS = 100_000_000L;
     private static final long PARK_MIN = 1_000L;
     private static final long PARK_MAX = 256_000L;
+    /** The shortest spin a short wait brings back; from there it doubles towards the maximum. */
+    static final long SPIN_FLOOR_NANOS = 4_000L;
+    /** A wait this short would have been caught by spinning: shorter than a park's wake-up. */
+    static final long SHORT_WAIT_NANOS = 100_000L;
 
     private final Members members;
     private final int me;
@@ -34,6 +43,8 @@ final class Waiter {
     private final long deadlineNanos;
     private final long spinNanos;
     private final int yields;
+    /** The current spin: from 0 (or the floor) to {@link #spinNanos}. */
+    private long spinBudget;
     private String operation = "setup";
     private long bytes = -1;
     private DType type;
@@ -49,6 +60,12 @@ final class Waiter {
         final boolean sharesCores = size > Runtime.getRuntime().availableProcessors();
         this.spinNanos = sharesCores ? 0 : Tuning.fromSystemProperties().shmSpinMicros() * 1_000L;
         this.yields = sharesCores ? 8 : 32;
+        this.spinBudget = spinNanos;
+    }
+
+    /** How long the next wait spins at most, in ns (adapted wait by wait). */
+    long spinBudget() {
+        return spinBudget;
     }
 
     /** Names the running collective in error messages (a constant name; {@code bytes} -1 for none). */
@@ -68,7 +85,8 @@ final class Waiter {
         long check = start + CHECK_NANOS;
         long park = PARK_MIN;
         int round = 0;
-        boolean spinning = spinNanos > 0;
+        final long budget = spinBudget;
+        boolean spinning = budget > 0;
         int yielded = 0;
         while (!reached(kind, peer, target)) {
             if (spinning) {
@@ -83,7 +101,7 @@ final class Waiter {
             round++;
             if (!spinning || (round & 63) == 0) {
                 final long now = System.nanoTime();
-                spinning &= now - start < spinNanos;
+                spinning &= now - start < budget;
                 if (now - check >= 0) {
                     verify(kind, peer, target);
                     check = now + CHECK_NANOS;
@@ -92,6 +110,26 @@ final class Waiter {
                     throw stalled(kind, peer, target, reading);
                 }
             }
+        }
+        adapt(System.nanoTime() - start, budget);
+    }
+
+    /**
+     * After a wait of {@code took} ns that spun for at most {@code budget}: the next wait's spin. A spin that caught the
+     * peer may grow; a wait that outlasted the spin but stayed short ({@value #SHORT_WAIT_NANOS} ns, less than a
+     * park's wake-up) would have been caught by a spin twice as long; a longer one halves the spin, as spinning on it
+     * only held a core.
+     */
+    private void adapt(final long took, final long budget) {
+        if (spinNanos == 0) {
+            return;
+        }
+        if (took <= budget) {
+            spinBudget = Math.min(spinNanos, Math.max(SPIN_FLOOR_NANOS, budget * 2));
+        } else if (took < SHORT_WAIT_NANOS) {
+            spinBudget = Math.min(spinNanos, Math.max(SPIN_FLOOR_NANOS, Math.max(budget, took) * 2));
+        } else {
+            spinBudget = budget / 2;
         }
     }
 

@@ -1,0 +1,55 @@
+# Sourced by bench/repro.sh, compare-reruns.sh and overhead.sh: where the peers' programs are, the jars under test
+# (copied, so rebuilding during a run changes nothing measured), the launcher as ./cctk starts it, and the header.
+# shellcheck shell=bash
+if [ -z "${SHARED:-}" ]; then
+  SHARED=$ROOT/../shared
+  [ -d "$SHARED" ] || SHARED=$(dirname "$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir)")/../shared
+fi
+MPI_SRC=${MPI_SRC:-$SHARED/bench/mpi_allreduce.c}
+MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo"
+
+bench_out() {  # NAME -> a fresh absolute output directory (OUT, else target/bench-results/NAME-stamp)
+  local out=${OUT:-$ROOT/target/bench-results/$1-$(date +%Y%m%d-%H%M%S)}
+  mkdir -p "$out/runs" && (cd "$out" && pwd)
+}
+
+bench_jars() {  # OUT -> JAR (and OLD when OLD_JAR is set): copies with their class-data archives
+  local src=${JAR:-$ROOT/target/cctk.jar}
+  [ -f "$src" ] || { echo "no jar at $src (mvn -o -q -DskipTests package, or set JAR)" >&2; exit 2; }
+  cp "$src" "$1/cctk.jar"
+  [ -f "${src%.jar}.jsa" ] && cp "${src%.jar}.jsa" "$1/cctk.jsa"
+  JAR=$1/cctk.jar
+  OLD=""
+  if [ -n "${OLD_JAR:-}" ]; then
+    cp "$OLD_JAR" "$1/old.jar"
+    [ -f "${OLD_JAR%.jar}.jsa" ] && cp "${OLD_JAR%.jar}.jsa" "$1/old.jsa"
+    OLD=$1/old.jar
+  fi
+}
+
+bench_mpi() {  # OUT -> OUT/mpi_allreduce, or a note why not
+  if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
+    echo "not measured: mpi: mpicc/mpirun missing (apt-get install -y openmpi-bin libopenmpi-dev)" | tee "$1/not-measured.txt" >&2
+  elif [ ! -f "$MPI_SRC" ]; then
+    echo "not measured: mpi: no $MPI_SRC (set SHARED or MPI_SRC)" | tee "$1/not-measured.txt" >&2
+  else
+    mpicc -O2 -o "$1/mpi_allreduce" "$MPI_SRC"
+  fi
+}
+
+cctk_launch() {  # JAR ARGS... : the launcher as ./cctk starts it (class-data archive, C1 only, serial collector)
+  local jar=$1
+  shift
+  java -XX:SharedArchiveFile="${jar%.jar}.jsa" -Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off -XX:+UseSerialGC \
+    -XX:TieredStopAtLevel=1 -jar "$jar" "$@"
+}
+
+bench_header() {  # OUT TEXT
+  {
+    echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ) $(nproc) CPUs; jar ${JAR} ($(sha256sum "$JAR" | cut -c1-12)," \
+         "commit $(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- src pom.xml || echo ' + changes'))"
+    [ -z "$OLD" ] || echo "# old jar ${OLD_JAR} ($(sha256sum "$OLD" | cut -c1-12))"
+    echo "# java: $(java -version 2>&1 | head -1); mpi: $(mpirun --version 2>/dev/null | head -1 || echo none)"
+    echo "# $2"
+  } | tee "$1/load.txt"
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Reads what repro.sh wrote into DIR and prints issue 22's reproducibility table: per system and W, over the cells
+(collective x size) the max/min of busbw across the rounds (back-to-back runs of the same sweep), its median and worst
+cell, and the goal for cctk (median <= 1.10, worst <= 1.5) beside Open MPI's figures from the same rounds.
+
+usage: bench/repro.py DIR
+
+cctk's figure of a cell is the CSV's busbw (the median of its repeats, as the product reports it); mpi's is one run's
+busbw; mpi3's is the median of three runs' busbw in the round.
+"""
+import csv
+import glob
+import os
+import statistics
+import sys
+
+NAMES = {"all_to_all": "alltoall"}
+MEDIAN_GOAL, WORST_GOAL = 1.10, 1.5
+
+
+def human(n):
+    for unit, div in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= div and n % div == 0:
+            return f"{n // div} {unit}"
+    return f"{n} B"
+
+
+def runs(out):
+    rows = []
+    with open(os.path.join(out, "runs.tsv")) as f:
+        for line in f:
+            p = line.rstrip("\n").split("\t")
+            if len(p) == 7:
+                rows.append((int(p[0]), int(p[1]), p[2], float(p[3]), float(p[4]), int(p[5]), p[6]))
+    return rows
+
+
+def cctk_cells(d, w):
+    got = {}
+    for path in glob.glob(os.path.join(d, "profile_*.csv")):
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                if int(r["world_size"]) != w or r["in_place"] != "false" or r.get("skipped") or not r["busbw_gbps"]:
+                    continue
+                if r["wrong"] not in ("0", ""):
+                    continue
+                got[(r["collective"], int(r["size_bytes"]))] = float(r["busbw_gbps"])
+    return got
+
+
+def mpi_file(path, w):
+    got = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if int(r["world"]) == w and r["status"] == "ok":
+                got[(NAMES.get(r["collective"], r["collective"]), int(r["size_bytes"]))] = float(r["busbw_GBps"])
+    return got
+
+
+def mpi_cells(d, w, median_of_files):
+    files = sorted(glob.glob(os.path.join(d, "mpi*.csv")))
+    tables = [mpi_file(p, w) for p in files]
+    if not tables:
+        return {}
+    if not median_of_files:
+        return tables[0]
+    keys = set().union(*tables)
+    return {k: statistics.median([t[k] for t in tables if k in t]) for k in keys}
+
+
+def main(out):
+    by = {}
+    for rnd, w, sysname, _t0, _t1, rc, d in runs(out):
+        if rc != 0:
+            continue
+        cells = cctk_cells(d, w) if sysname.startswith("cctk") else mpi_cells(d, w, sysname == "mpi3")
+        for k, v in cells.items():
+            by.setdefault((sysname, w), {}).setdefault(k, []).append(v)
+    print("# Reproducibility: per cell max/min of busbw over back-to-back runs (rounds)\n")
+    print("| system | W | cells | rounds | median max/min | worst max/min (cell) | goal (cctk: median <= 1.10, "
+          "worst <= 1.5) |")
+    print("|---|---|---|---|---|---|---|")
+    detail = []
+    for (sysname, w), cells in sorted(by.items(), key=lambda e: (e[0][1], e[0][0])):
+        ratios = {k: max(v) / min(v) for k, v in cells.items() if len(v) >= 2 and min(v) > 0}
+        if not ratios:
+            continue
+        rounds = max(len(v) for v in cells.values())
+        med = statistics.median(ratios.values())
+        worst_k = max(ratios, key=ratios.get)
+        goal = ""
+        if sysname == "cctk":
+            goal = "met" if med <= MEDIAN_GOAL and ratios[worst_k] <= WORST_GOAL else "MISSED"
+        print(f"| {sysname} | {w} | {len(ratios)} | {rounds} | {med:.3f} | {ratios[worst_k]:.3f} "
+              f"({worst_k[0]} {human(worst_k[1])}) | {goal} |")
+        for k in sorted(ratios):
+            detail.append(f"| {sysname} | {w} | {k[0]} | {human(k[1])} | "
+                          + " ".join(f"{x:.3g}" for x in cells[k]) + f" | {ratios[k]:.3f} |")
+    print("\n## Every cell: busbw (GB/s) per round, and max/min\n")
+    print("| system | W | collective | size | busbw by round | max/min |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(detail))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
