@@ -100,11 +100,13 @@ class IterationTimerTest {
             return code;
         });
         assertThat(codes).containsOnly(ExitCode.OK);
-        // 2 ranks x 2 iters x (2 collectives + the points timed again because this test JVM compiled meanwhile)
+        // 2 ranks x 2 iters x (2 collectives x 3 repeats + the loops timed again because this test JVM compiled
+        // meanwhile)
         final java.util.regex.Matcher retimed = java.util.regex.Pattern.compile("\"points_retimed\": (\\d+)")
             .matcher(Files.readString(HarnessTest.file(dir, ".json")));
         assertThat(retimed.find()).isTrue();
-        assertThat(timed.get()).isEqualTo(2 * 2 * (2 + Integer.parseInt(retimed.group(1))));
+        assertThat(b.repeats()).isEqualTo(3);
+        assertThat(timed.get()).isEqualTo(2 * 2 * (2 * 3 + Integer.parseInt(retimed.group(1))));
         final List<String[]> rows = HarnessTest.csv(dir);
         assertThat(rows).extracting(r -> r[9] + "/" + r[11] + "/" + r[16]).containsExactly("250/250/0",
                 "250/250/0");

@@ -37,19 +37,19 @@ class BadValueTest {
     void aWorldOfZeroOrLessIsRefused() throws IOException {
         refused(reportOf("w.json", Hostile.json("", Hostile.fields("1024", "5")).replace("\"world_size\": 2",
             "\"world_size\": 0")), "w.json", "world_size");
-        refused(reportOf("n.csv", String.join("\n", cctk.results.Column.csvHeader(false),
+        refused(reportOf("n.csv", String.join("\n", cctk.results.Csvs.HEADER_BEFORE_REPEATS,
             Hostile.row("tcp", "-2", "all_reduce", 1024, 5)) + "\n"), "n.csv:2", "world_size");
     }
 
     @Test
     void negativeInfiniteAndZeroTimesAreRefused() throws IOException {
-        refused(reportOf("neg.csv", String.join("\n", cctk.results.Column.csvHeader(false),
+        refused(reportOf("neg.csv", String.join("\n", cctk.results.Csvs.HEADER_BEFORE_REPEATS,
             Hostile.row("tcp", "2", "all_reduce", 1024, -5)) + "\n"), "neg.csv:2", "time_us");
         refused(reportOf("inf.json", Hostile.json("", Hostile.fields("1024", "5")).replace("\"busbw_gbps\": 1",
             "\"busbw_gbps\": 1e999")), "inf.json", "rows[0].busbw_gbps");
-        refused(reportOf("zero.csv", String.join("\n", cctk.results.Column.csvHeader(false),
+        refused(reportOf("zero.csv", String.join("\n", cctk.results.Csvs.HEADER_BEFORE_REPEATS,
             Hostile.row("tcp", "2", "all_reduce", 1024, 0)) + "\n"), "zero.csv:2", "time_us");
-        final Path text = Files.writeString(dir.resolve("infinity.csv"), String.join("\n", cctk.results.Column.csvHeader(false),
+        final Path text = Files.writeString(dir.resolve("infinity.csv"), String.join("\n", cctk.results.Csvs.HEADER_BEFORE_REPEATS,
             Hostile.row("tcp", "2", "all_reduce", 1024, 5).replace(",1,", ",Infinity,")) + "\n");
         refused(Hostile.cli("report", text.toString(), "-o", dir.resolve("o2").toString()), "infinity.csv:2",
             "cv_pct");

@@ -46,7 +46,7 @@ final class Hostile {
     /** A run CSV with one all_reduce-like series of {@code n} sizes 1 KiB, 4 KiB, ... */
     static List<String> series(final String backend, final String coll, final int n) {
         final List<String> lines = new ArrayList<>();
-        lines.add(Column.csvHeader(false));
+        lines.add(cctk.results.Csvs.HEADER_BEFORE_REPEATS);
         for (int i = 0; i < n; i++) {
             final long size = 1L << (10 + 2 * i);
             lines.add(row(backend, "2", coll, size, 5 + size / 1e3));

@@ -45,7 +45,7 @@ final class HostileCases {
     /** A CSV of the header, a good row and {@code bad}. */
     static Maker badRow(final String bad) {
         return (in, root) -> Files.writeString(in.resolve("profile_tcp_world2_1.csv"),
-            Column.csvHeader(false) + "\n" + good(1024) + "\n" + bad + "\n");
+            cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n" + good(1024) + "\n" + bad + "\n");
     }
 
     /** A good row with cell {@code index} (0-based, in CsvRows order) replaced by {@code value}. */
@@ -86,18 +86,18 @@ final class HostileCases {
         c.add(new Case("empty csv", r, text("profile_a.csv", "")));
         c.add(new Case("bom only", r, bytes("profile_a.csv", new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF})));
         c.add(new Case("binary", r, bytes("profile_a.csv", new byte[] {0x7f, 'E', 'L', 'F', 0, 0, 1, 2, 0, 3})));
-        c.add(new Case("latin-1 bytes", r, bytes("profile_a.csv", (Column.csvHeader(false) + "\ntcp,2,all_r\u00e9duce")
+        c.add(new Case("latin-1 bytes", r, bytes("profile_a.csv", (cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\ntcp,2,all_r\u00e9duce")
             .getBytes(StandardCharsets.ISO_8859_1))));
-        c.add(new Case("nul in a row", r, text("profile_a.csv", Column.csvHeader(false) + "\n" + good(1024) + "\0\n")));
-        c.add(new Case("header only", r, text("profile_a.csv", Column.csvHeader(false) + "\n")));
+        c.add(new Case("nul in a row", r, text("profile_a.csv", cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n" + good(1024) + "\0\n")));
+        c.add(new Case("header only", r, text("profile_a.csv", cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n")));
         c.add(new Case("header lacks columns", r, text("profile_a.csv", "backend,world_size\ntcp,2\n")));
         c.add(new Case("other units", r, text("profile_a.csv", "backend,world_size,size_mb,time_ms\ntcp,2,1,1\n")));
         c.add(new Case("huge line, no newline", r, text("profile_a.csv", "a".repeat(1 << 20))));
         c.add(new Case("huge header then rows", r, text("profile_a.csv", "x,".repeat(300_000) + "\n" + good(1)
             + "\n")));
-        c.add(new Case("truncated mid-row", r, text("profile_a.csv", Column.csvHeader(false) + "\n" + good(1024)
+        c.add(new Case("truncated mid-row", r, text("profile_a.csv", cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n" + good(1024)
             .substring(0, 30))));
-        c.add(new Case("open quote", r, text("profile_a.csv", Column.csvHeader(false) + "\n\"tcp,2,all_reduce\n")));
+        c.add(new Case("open quote", r, text("profile_a.csv", cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n\"tcp,2,all_reduce\n")));
         c.add(new Case("a thousand columns", r, text("profile_a.csv", "c,".repeat(999) + "c\n" + "1,".repeat(999)
             + "1\n")));
         c.add(new Case("csv too big (sparse 300 MB)", r, (in, root) -> {
@@ -116,8 +116,8 @@ final class HostileCases {
         c.add(new Case("a dangling link", r, (in, root) -> Files.createSymbolicLink(in.resolve("profile_a.csv"),
             root.resolve("nowhere"))));
         c.add(new Case("a link loop", r, (in, root) -> Files.createSymbolicLink(in.resolve("loop"), in)));
-        c.add(new Case("only a bad row", r, text("profile_a.csv", Column.csvHeader(false) + "\n" + cell(9, "-1") + "\n")));
-        c.add(new Case("a row of commas", r, text("profile_a.csv", Column.csvHeader(false) + "\n" + ",".repeat(17) + "\n")));
+        c.add(new Case("only a bad row", r, text("profile_a.csv", cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n" + cell(9, "-1") + "\n")));
+        c.add(new Case("a row of commas", r, text("profile_a.csv", cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n" + ",".repeat(17) + "\n")));
     }
 
     private static void values(final List<Case> c) {
@@ -131,7 +131,7 @@ final class HostileCases {
             {"16", "abc"}, {"0", ""}, {"2", ""}, {"14", "1e999"},
         };
         for (final String[] b : bad) {
-            c.add(new Case("column " + Column.csvHeader(false).split(",")[Integer.parseInt(b[0])] + " = '" + b[1] + "'",
+            c.add(new Case("column " + cctk.results.Csvs.HEADER_BEFORE_REPEATS.split(",")[Integer.parseInt(b[0])] + " = '" + b[1] + "'",
                 Expect.PARTIAL, badRow(cell(Integer.parseInt(b[0]), b[1]))));
         }
         c.add(new Case("an extra cell", Expect.PARTIAL, badRow(good(4096) + ",x")));
@@ -168,15 +168,15 @@ final class HostileCases {
             Hostile.csv(in, "profile_c.csv", Hostile.series("gloo", "A_B", 3));
         }));
         c.add(new Case("skipped reason with ESC", h, badRow(cell(17, "oom\u001b[2J").replace(",0,oom", ",,oom"))));
-        c.add(new Case("crlf", h, text("profile_a.csv", Column.csvHeader(false) + "\r\n" + good(1024) + "\r\n" + good(4096)
+        c.add(new Case("crlf", h, text("profile_a.csv", cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\r\n" + good(1024) + "\r\n" + good(4096)
             + "\r\n")));
-        c.add(new Case("bom and crlf", h, text("profile_a.csv", "\uFEFF" + Column.csvHeader(false) + "\r\n" + good(1024))));
-        c.add(new Case("blank lines", h, text("profile_a.csv", "\n".repeat(0) + Column.csvHeader(false) + "\n\n\n" + good(1024)
+        c.add(new Case("bom and crlf", h, text("profile_a.csv", "\uFEFF" + cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\r\n" + good(1024))));
+        c.add(new Case("blank lines", h, text("profile_a.csv", "\n".repeat(0) + cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n\n\n" + good(1024)
             + "\n\n")));
-        c.add(new Case("duplicate rows", h, text("profile_a.csv", Column.csvHeader(false) + "\n" + (good(1024) + "\n")
+        c.add(new Case("duplicate rows", h, text("profile_a.csv", cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n" + (good(1024) + "\n")
             .repeat(500))));
         c.add(new Case("columns reordered and upper case", h, (in, root) -> {
-            final String[] head = Column.csvHeader(false).toUpperCase(java.util.Locale.ROOT).split(",");
+            final String[] head = cctk.results.Csvs.HEADER_BEFORE_REPEATS.toUpperCase(java.util.Locale.ROOT).split(",");
             final String[] row = good(1024).split(",", -1);
             Files.writeString(in.resolve("profile_a.csv"), String.join(",", reverse(head)) + ",EXTRA\n"
                 + String.join(",", reverse(row)) + ",x\n");
@@ -191,7 +191,7 @@ final class HostileCases {
         }));
         c.add(new Case("a stopped run's .part", h, (in, root) -> Hostile.csv(in, "profile_a.csv.part",
             Hostile.series("tcp", "all_reduce", 3))));
-        c.add(new Case("twenty thousand rows", h, text("profile_a.csv", Column.csvHeader(false) + "\n"
+        c.add(new Case("twenty thousand rows", h, text("profile_a.csv", cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n"
             + (good(1024) + "\n" + good(4096) + "\n").repeat(10_000))));
     }
 

@@ -28,7 +28,7 @@ class ManyInputsTest {
     void tenThousandResultFilesMakeOneReport() throws IOException {
         final Path in = Files.createDirectories(dir.resolve("in"));
         for (int i = 0; i < 10_000; i++) {
-            Files.writeString(in.resolve("profile_tcp_world2_" + i + ".csv"), Column.csvHeader(false) + "\n"
+            Files.writeString(in.resolve("profile_tcp_world2_" + i + ".csv"), cctk.results.Csvs.HEADER_BEFORE_REPEATS + "\n"
                 + Hostile.row("tcp", Integer.toString(2 + i % 7), "all_reduce", 1L << 20, 100 + i % 13) + "\n"
                 + Hostile.row("tcp", Integer.toString(2 + i % 7), "all_reduce", 1L << 22, 300 + i % 17) + "\n");
         }
@@ -68,7 +68,7 @@ class ManyInputsTest {
     @Test
     @Timeout(60)
     void aLargeCsvIsReadAsAStreamWithEveryRow() throws IOException {
-        final StringBuilder sb = new StringBuilder(Column.csvHeader(false)).append('\n');
+        final StringBuilder sb = new StringBuilder(cctk.results.Csvs.HEADER_BEFORE_REPEATS).append('\n');
         for (int i = 0; i < 50_000; i++) {
             sb.append(Hostile.row("tcp", "2", "all_reduce", 1L << (10 + i % 20), 10 + i % 1000)).append("\r\n");
         }

@@ -31,7 +31,7 @@ class NcclTestsReportTest {
     /** A cctk run's CSV: all_reduce float32 sum out-of-place and in-place at {@code sizes}, busbw {@code busbw}. */
     private Path cctk(final String name, final String backend, final int world, final double busbw, final double cv,
                       final long... sizes) throws IOException {
-        final List<String> lines = new ArrayList<>(List.of(Column.csvHeader(false)));
+        final List<String> lines = new ArrayList<>(List.of(cctk.results.Csvs.HEADER_BEFORE_REPEATS));
         for (final long s : sizes) {
             for (final boolean inPlace : new boolean[] {false, true}) {
                 final double alg = busbw / (2.0 * (world - 1) / world);

@@ -90,7 +90,7 @@ class ReportSafetyTest {
     @Test
     void aSingleSizeThatIsNoPowerOfTwoIsPlotted() throws IOException {
         final Path in = Hostile.csv(dir.resolve("in"), "profile_tcp_world2_1.csv", List.of(
-            cctk.results.Column.csvHeader(false), Hostile.row("tcp", "2", "all_reduce", 1_000_000, 120)));
+            cctk.results.Csvs.HEADER_BEFORE_REPEATS, Hostile.row("tcp", "2", "all_reduce", 1_000_000, 120)));
         final Path out = dir.resolve("out");
         final Hostile.Outcome r = Hostile.cli("report", in.toString(), "-o", out.toString());
         assertThat(r.err()).isEmpty();

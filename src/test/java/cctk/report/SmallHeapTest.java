@@ -28,7 +28,7 @@ class SmallHeapTest {
     void runningOutOfHeapIsAnEnvironmentError() throws IOException, InterruptedException {
         final Path csv = dir.resolve("big.csv");
         try (BufferedWriter w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
-            w.write(Column.csvHeader(false));
+            w.write(cctk.results.Csvs.HEADER_BEFORE_REPEATS);
             w.write('\n');
             for (int i = 0; i < 400_000; i++) {
                 w.write(Hostile.row("tcp", Integer.toString(2 + i % 4), "all_reduce", 1L << (10 + i % 20),

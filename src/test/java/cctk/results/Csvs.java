@@ -10,6 +10,13 @@ import java.util.Locale;
 /** Hand-made cctk CSVs with chosen busbw per size, for figures that tests can check by hand. */
 public final class Csvs {
 
+    /**
+     * The header of a run's CSV as cctk wrote it before rows said how they were obtained (repeats, attempts, spread):
+     * such files are still read, their rows with {@link Result.Obtained#UNKNOWN}.
+     */
+    public static final String HEADER_BEFORE_REPEATS = "backend,world_size,collective,dtype,op,root,size_bytes,count,"
+        + "in_place,time_us,min_us,p50_us,p99_us,cv_pct,algbw_gbps,busbw_gbps,wrong,skipped";
+
     private Csvs() {
     }
 
@@ -17,7 +24,7 @@ public final class Csvs {
     public static Path allReduce(final Path dir, final String name, final String backend, final int world,
                           final double... busbw) throws IOException {
         final List<String> lines = new ArrayList<>();
-        lines.add(Column.csvHeader(false));
+        lines.add(HEADER_BEFORE_REPEATS);
         for (int i = 0; i < busbw.length; i++) {
             final long size = 1L << (10 + 2 * i);
             final double factor = 2.0 * (world - 1) / world;

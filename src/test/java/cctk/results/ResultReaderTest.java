@@ -67,7 +67,7 @@ class ResultReaderTest {
 
     @Test
     void twoRunsWithTheSameBackendAndWorldGetDistinctNames() throws IOException {
-        final Path a = Files.writeString(dir.resolve("a.csv"), "source,cluster," + cctk.results.Column.csvHeader(false) + "\n"
+        final Path a = Files.writeString(dir.resolve("a.csv"), "source,cluster," + Csvs.HEADER_BEFORE_REPEATS + "\n"
             + "x,perlmutter,tcp,2,all_reduce,float32,sum,,1024,256,false,10,9,10,11,1,0.1,0.1,0,\n"
             + "y,leonardo,tcp,2,all_reduce,float32,sum,,1024,256,false,20,19,20,21,1,0.05,0.05,0,\n");
         final ResultSet set = ResultReader.read(List.of(a));
@@ -77,7 +77,7 @@ class ResultReaderTest {
 
     @Test
     void runsOfOneNameAreToldApartByTheirStartNeverByAnOpaqueIdFirst() throws IOException {
-        final String head = "source,cluster,job_id,start," + Column.csvHeader(false) + "\n";
+        final String head = "source,cluster,job_id,start," + Csvs.HEADER_BEFORE_REPEATS + "\n";
         final String row = ",tcp,2,all_reduce,float32,sum,,1024,256,false,10,9,10,11,1,0.1,0.1,0,\n";
         final ResultSet minutes = ResultReader.read(List.of(Files.writeString(dir.resolve("m.csv"), head
             + "x,local,job-81234," + "2026-11-24T17:34:07" + row + "y,local,job-81299,2026-11-24T18:02:41" + row)));
