@@ -70,10 +70,10 @@ class ResultFilesTest {
         assertThat(csv.get(0)).isEqualTo(Column.csvHeader(false));
         assertThat(csv).hasSize(5);
         final String[] first = csv.get(1).split(",", -1);
-        assertThat(first).hasSize(18);
+        assertThat(first).hasSize(Column.csv(false).size());
         assertThat(first[0] + first[2] + first[3] + first[4] + first[6] + first[8] + first[9] + first[15])
             .isEqualTo("tcpall_reducefloat32sum4194304false9069.9");
-        assertThat(csv.get(4)).endsWith(",true,,,,,,,,,\"rank 3: out of memory, \"\"device\"\"\"");
+        assertThat(csv.get(4)).contains(",true,,,,,,,,,\"rank 3: out of memory, \"\"device\"\"\"");
 
         final String json = Files.readString(paths.get(2));
         assertThat(json.trim()).startsWith("{").endsWith("}");
