@@ -13,11 +13,12 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
  * A JSON object written as it grows, so that the file parses after every step: its head fields and the opening of
- * its last array once ({@link #open}), then one element of that array at a time ({@link #add}), each followed by a
+ * its last array once ({@link #open}), then elements of that array a few at a time ({@link #add}), each followed by a
  * fixed closing of the array and the object that the next element overwrites; {@link #finish}
  * closes the array and writes the fields after it. Each step writes only its own bytes, in one write, and the text
  * is what {@link Json#write} makes of the whole object (one encoder, one format). When a write fails, the closing
@@ -65,9 +66,11 @@ final class JsonPartFile implements AutoCloseable {
         }
     }
 
-    /** Appends {@code element} to the array; the file parses before and after. */
-    void add(final Object element) throws IOException {
-        Json.value(json, element);
+    /** Appends {@code elements} to the array, in one write; the file parses before and after. */
+    void add(final List<?> elements) throws IOException {
+        for (final Object e : elements) {
+            Json.value(json, e);
+        }
         commit(true);
     }
 

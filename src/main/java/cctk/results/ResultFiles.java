@@ -115,9 +115,7 @@ public final class ResultFiles implements AutoCloseable {
                 ResultCsv.row(csv, m, false);
             }
             csv.flush();
-            for (final Result m : line.results()) {
-                json.add(ResultJson.row(m));
-            }
+            json.add(line.results().stream().map(ResultJson::row).toList());
         } catch (IOException | UncheckedIOException e) {
             final IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
             throw CctkException.environment("could not append to the result files in " + parts[0].getParent()
