@@ -41,6 +41,8 @@ final class JsonPartFile implements AutoCloseable {
     private ByteBuffer bytes = ByteBuffer.allocate(1 << 12);
     /** Where the closing starts: the length of the document without it. */
     private long end;
+    /** Why a write failed: the encoder then counts elements the file lacks, so no more are added. */
+    private IOException failed;
 
     private JsonPartFile(final SeekableByteChannel channel) {
         this.channel = channel;
@@ -66,8 +68,14 @@ final class JsonPartFile implements AutoCloseable {
         }
     }
 
-    /** Appends {@code elements} to the array, in one write; the file parses before and after. */
+    /**
+     * Appends {@code elements} to the array, in one write; the file parses before and after. After a failed write
+     * nothing more is added: this fails again, with the same reason.
+     */
     void add(final List<?> elements) throws IOException {
+        if (failed != null) {
+            throw new IOException(failed.getMessage(), failed);
+        }
         for (final Object e : elements) {
             Json.value(json, e);
         }
@@ -110,6 +118,7 @@ final class JsonPartFile implements AutoCloseable {
             writeAt(end);
             end += length;
         } catch (final IOException e) {
+            failed = e;
             restore(e);
             throw e;
         } finally {
