@@ -37,11 +37,20 @@ public final class Json {
 
     /** Writes {@code value} to {@code out} (not closed). */
     public static void write(final Writer out, final Object value) throws IOException {
+        final JsonWriter w = writer(out);
+        value(w, value);
+        w.flush();
+    }
+
+    /**
+     * A streaming writer over {@code out} that formats as {@link #write} does: for documents written piece by piece
+     * (with {@link #value}), which then read the same as one written whole.
+     */
+    public static JsonWriter writer(final Writer out) {
         final JsonWriter w = new JsonWriter(out);
         w.setIndent("  ");
         w.setSerializeNulls(true);
-        value(w, value);
-        w.flush();
+        return w;
     }
 
     /** Writes one value through an open writer: for documents streamed piece by piece. */

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -62,8 +63,16 @@ public final class OwnerFiles {
         return bytes(file, text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * {@code file} for writing at any position, created 0600 when new, emptied when it exists: for a file rewritten
+     * in place, a part at a time.
+     */
+    public static SeekableByteChannel channel(final Path file) throws IOException {
+        return Files.newByteChannel(file, WRITE, attribute("rw-------"));
+    }
+
     private static OutputStream stream(final Path file) throws IOException {
-        return Channels.newOutputStream(Files.newByteChannel(file, WRITE, attribute("rw-------")));
+        return Channels.newOutputStream(channel(file));
     }
 
     private static FileAttribute<?> attribute(final String perms) {

@@ -2,7 +2,6 @@ package cctk.results;
 
 import cctk.CctkException;
 import cctk.IoErrors;
-import cctk.Json;
 import cctk.OwnerFiles;
 import de.siegmar.fastcsv.writer.CsvWriter;
 import java.io.BufferedWriter;
@@ -19,10 +18,10 @@ import java.util.Map;
 
 /**
  * Writes one run's measurements to {@code profile_<backend>_world<N>_<YYYYmmdd-HHMMSS>.txt}, {@code .csv} and
- * {@code .json} in one directory. Rows go to {@code *.part} files and are flushed one by one (the JSON part is
- * rewritten whole, so it always parses); {@link #finish} renames them into place, so a crash leaves the
- * {@code .part} files with everything measured so far. Only rank 0 writes. It keeps the measurements, so the run
- * can be judged in memory ({@link #results}).
+ * {@code .json} in one directory. Rows go to {@code *.part} files and are flushed one by one, each file growing by
+ * that row alone (the JSON part is closed after every row, so it always parses: {@link JsonPartFile});
+ * {@link #finish} renames them into place, so a crash leaves the {@code .part} files with everything measured so far.
+ * Only rank 0 writes. It keeps the measurements, so the run can be judged in memory ({@link #results}).
  * <b>Note:</b> threadsafe: a signal handler may {@link #finish} while the sweep adds; rows after that are dropped.
  */
 public final class ResultFiles implements AutoCloseable {
@@ -37,7 +36,7 @@ public final class ResultFiles implements AutoCloseable {
     private final CsvWriter csv;
     private final ProfileText profile = new ProfileText();
     private final List<Result> results = new ArrayList<>();
-    private final List<Map<String, Object>> jsonRows = new ArrayList<>();
+    private final JsonPartFile json;
     private Run run;
     private long wrong;
     private boolean checked;
@@ -62,13 +61,18 @@ public final class ResultFiles implements AutoCloseable {
             parts[i] = dir.resolve(unique + SUFFIXES[i] + ".part");
         }
         run = header.at(finals[2].toString());
-        text = OwnerFiles.text(parts[0]);
-        csvOut = OwnerFiles.text(parts[1]);
-        csv = ResultCsv.writer(csvOut);
-        writeLines(text, ProfileText.header(run));
-        ResultCsv.header(csv, false);
-        csv.flush();
-        writeJson();
+        try {
+            text = OwnerFiles.text(parts[0]);
+            csvOut = OwnerFiles.text(parts[1]);
+            csv = ResultCsv.writer(csvOut);
+            writeLines(text, ProfileText.header(run));
+            ResultCsv.header(csv, false);
+            csv.flush();
+            json = JsonPartFile.open(parts[2], ResultJson.head(run), ResultJson.ROWS);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly();
+            throw e;
+        }
     }
 
     /**
@@ -105,7 +109,6 @@ public final class ResultFiles implements AutoCloseable {
                 busBwCount++;
             }
             results.add(m);
-            jsonRows.add(ResultJson.row(m));
         }
         try {
             writeLines(text, profile.line(line));
@@ -113,7 +116,7 @@ public final class ResultFiles implements AutoCloseable {
                 ResultCsv.row(csv, m, false);
             }
             csv.flush();
-            writeJson();
+            json.add(line.results().stream().map(ResultJson::row).toList());
         } catch (IOException | UncheckedIOException e) {
             final IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
             throw CctkException.environment("could not append to the result files in " + parts[0].getParent()
@@ -184,7 +187,8 @@ public final class ResultFiles implements AutoCloseable {
             }
             text.close();
             csv.close();
-            writeJson();
+            json.finish(end());
+            json.close();
             for (int i = 0; i < SUFFIXES.length; i++) {
                 Files.move(parts[i], finals[i], StandardCopyOption.REPLACE_EXISTING);
             }
@@ -204,11 +208,18 @@ public final class ResultFiles implements AutoCloseable {
     /** Closes the part files without renaming them (what a crash leaves). */
     @Override
     public synchronized void close() {
-        try {
-            text.close();
-            csv.close();
-        } catch (IOException | UncheckedIOException e) {
-            // nothing more to save: the rows already written were flushed
+        closeQuietly();
+    }
+
+    private void closeQuietly() {
+        for (final AutoCloseable c : new AutoCloseable[] {text, csv != null ? csv : csvOut, json}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                // nothing more to save: the rows already written were flushed
+            }
         }
     }
 
@@ -224,9 +235,10 @@ public final class ResultFiles implements AutoCloseable {
         w.flush();
     }
 
-    private void writeJson() throws IOException {
-        final Map<String, Object> doc = ResultJson.document(run, jsonRows, wrong, checked, average());
-        if (run.status() != null && (fillCheck != null || jit != null || costs != null)) {
+    /** The fields after the rows: the end of {@link ResultJson#document}, and the summary when there is one. */
+    private Map<String, Object> end() {
+        final Map<String, Object> end = ResultJson.end(run, wrong, checked, average());
+        if (fillCheck != null || jit != null || costs != null) {
             final Map<String, Object> summary = new java.util.LinkedHashMap<>();
             if (fillCheck != null) {
                 summary.put("fill_check", fillCheck);
@@ -237,10 +249,8 @@ public final class ResultFiles implements AutoCloseable {
             if (costs != null) {
                 summary.put("time", costs);
             }
-            doc.put("summary", summary);
+            end.put("summary", summary);
         }
-        final Path tmp = parts[2].resolveSibling(parts[2].getFileName() + ".tmp");
-        OwnerFiles.string(tmp, Json.write(doc) + "\n");
-        Files.move(tmp, parts[2], StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return end;
     }
 }

@@ -18,6 +18,8 @@ import java.util.function.UnaryOperator;
  */
 public final class ResultJson {
 
+    /** The key of the measurements' array. */
+    static final String ROWS = "rows";
     private static final int MAX_ROW_PROBLEMS = 5;
     private static final Map<String, Object> UNITS = Map.of("time", "us", "bandwidth", "GB/s (1e9 B/s)", "size",
         "bytes");
@@ -28,6 +30,16 @@ public final class ResultJson {
     /** The document of {@code run} with {@code rows}; the end fields only once the run has a status. */
     static Map<String, Object> document(final Run run, final List<Map<String, Object>> rows, final long wrong,
                                         final boolean checked, final double avgBusBw) {
+        final Map<String, Object> doc = head(run);
+        doc.put(ROWS, rows);
+        if (run.status() != null) {
+            doc.putAll(end(run, wrong, checked, avgBusBw));
+        }
+        return doc;
+    }
+
+    /** The fields of {@link #document} before its {@code rows}, in order. */
+    static Map<String, Object> head(final Run run) {
         final Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("cctk_version", run.version());
         doc.put("start_time", run.start());
@@ -42,14 +54,17 @@ public final class ResultJson {
         doc.put("args", args);
         doc.put("environment", new LinkedHashMap<>(run.environment()));
         doc.put("ranks", run.ranks().stream().map(RankInfo::toJson).toList());
-        doc.put("rows", rows);
-        if (run.status() != null) {
-            doc.put("wrong", checked ? wrong : null);
-            doc.put("average_bus_bandwidth", avgBusBw);
-            doc.put("status", run.status());
-            doc.put("error", run.error());
-        }
         return doc;
+    }
+
+    /** The fields of {@link #document} after its {@code rows} once the run ended ({@code run} has a status). */
+    static Map<String, Object> end(final Run run, final long wrong, final boolean checked, final double avgBusBw) {
+        final Map<String, Object> end = new LinkedHashMap<>();
+        end.put("wrong", checked ? wrong : null);
+        end.put("average_bus_bandwidth", avgBusBw);
+        end.put("status", run.status());
+        end.put("error", run.error());
+        return end;
     }
 
     /** One measurement as a JSON row. */

@@ -2,6 +2,7 @@ package cctk.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -70,10 +72,10 @@ class ResultFilesTest {
         assertThat(csv.get(0)).isEqualTo(Column.csvHeader(false));
         assertThat(csv).hasSize(5);
         final String[] first = csv.get(1).split(",", -1);
-        assertThat(first).hasSize(18);
+        assertThat(first).hasSize(Column.csv(false).size());
         assertThat(first[0] + first[2] + first[3] + first[4] + first[6] + first[8] + first[9] + first[15])
             .isEqualTo("tcpall_reducefloat32sum4194304false9069.9");
-        assertThat(csv.get(4)).endsWith(",true,,,,,,,,,\"rank 3: out of memory, \"\"device\"\"\"");
+        assertThat(csv.get(4)).contains(",true,,,,,,,,,\"rank 3: out of memory, \"\"device\"\"\"");
 
         final String json = Files.readString(paths.get(2));
         assertThat(json.trim()).startsWith("{").endsWith("}");
@@ -116,6 +118,102 @@ class ResultFilesTest {
         final ResultFiles second = ResultFiles.create(dir, header());
         assertThat(second.partPaths().get(0).getFileName().toString()).contains("140509-1");
         second.close();
+    }
+
+    @Test
+    void theJsonPartParsesAfterEveryRowWithTheRowsSoFar() throws IOException {
+        final ResultFiles files = ResultFiles.create(dir, header());
+        final Path json = files.partPaths().get(2);
+        assertThat(ResultReader.read(List.of(json)).results()).isEmpty();
+        for (int lines = 1; lines <= 25; lines++) {
+            files.add(lines % 5 == 0 ? skippedGather() : allReduce());
+            final ResultSet back = ResultReader.read(List.of(json));
+            assertThat(back.problems()).as("after line %d", lines).isEmpty();
+            assertThat(back.results()).as("after line %d", lines).hasSize(2 * lines)
+                .allSatisfy(r -> assertThat(r.run().complete()).isFalse());
+            assertThat(back.results().get(2 * lines - 1).collective())
+                .isEqualTo(lines % 5 == 0 ? "all_gather" : "all_reduce");
+        }
+        files.close();
+    }
+
+    @Test
+    void eachRowWritesItsOwnBytesOnlyNotTheWholeFileAgain() throws IOException {
+        final ResultFiles files = ResultFiles.create(dir, header());
+        final Path json = files.partPaths().get(2);
+        final Line one = new Line("AllReduce", 4 << 20, 4, allReduce().results().subList(0, 1));
+        final int rows = 200;
+        final long[] size = new long[rows + 1];
+        final long[] written = new long[rows + 1];
+        size[0] = Files.size(json);
+        for (int i = 1; i <= rows; i++) {
+            final long before = bytesThisThreadWrote();
+            files.add(one);
+            written[i] = bytesThisThreadWrote() - before;
+            size[i] = Files.size(json);
+        }
+        files.close();
+        final long row = size[2] - size[1];
+        assertThat(row).as("one row's JSON (its comma and closing kept)").isBetween(300L, 2000L);
+        assertThat(size[rows]).as("the header, then %d rows of %d bytes", rows, row)
+            .isEqualTo(size[1] + (rows - 1) * row);
+        // all three files, one row each (the JSON row and its closing): the 200th add writes what the 2nd wrote;
+        // rewriting the whole JSON each time would write some 200 rows' worth at the end
+        assertThat(written[rows]).as("bytes written by add #%d vs add #2", rows).isEqualTo(written[2]);
+        assertThat(written[2]).as("bytes written by one add").isBetween(row, 4 * row);
+        assertThat(LongStream.of(written).sum()).as("bytes written by %d adds", rows)
+            .isLessThan(4L * rows * row);
+    }
+
+    @Test
+    void aCrashLeavesAJsonPartThatReadsBackWithEveryRow() throws IOException {
+        final ResultFiles files = ResultFiles.create(dir, header());
+        files.add(allReduce());
+        files.add(skippedGather());
+        files.close(); // no finish: what a killed process leaves behind
+        final Path json = files.partPaths().get(2);
+        final ResultSet back = ResultReader.read(List.of(json));
+        assertThat(back.problems()).isEmpty();
+        assertThat(back.results()).extracting(Result::collective)
+            .containsExactly("all_reduce", "all_reduce", "all_gather", "all_gather");
+        assertThat(back.results().get(0).run().status()).isEqualTo(Run.INCOMPLETE);
+        assertThat(Files.readString(json)).endsWith("}\n  ]\n}\n");
+        try (var s = Files.list(dir)) {
+            assertThat(s.map(p -> p.getFileName().toString())).as("no temporary files")
+                .allMatch(n -> n.endsWith(".txt.part") || n.endsWith(".csv.part") || n.endsWith(".json.part"));
+        }
+    }
+
+    @Test
+    void theFinalJsonIsWhatTheOneEncoderWritesOfItWhole() throws IOException {
+        final ResultFiles files = ResultFiles.create(dir.resolve("rows"), header());
+        files.add(allReduce());
+        files.add(skippedGather());
+        files.fillCheck(1 << 20, 0.5);
+        files.jitDuringSweep(Map.of("summary", "quiet", "points_retimed", 0L));
+        final String json = Files.readString(files.finish("stopped: SIGTERM").get(2));
+        assertThat(json).isEqualTo(Json.write(Json.parse(json)) + "\n");
+        assertThat(keys(json)).containsExactly("cctk_version", "start_time", "spec",
+            "job_id", "backend", "world_size", "units", "args", "environment", "ranks", "rows", "wrong",
+            "average_bus_bandwidth", "status", "error", "summary");
+        final ResultFiles none = ResultFiles.create(dir.resolve("none"), header());
+        final String empty = Files.readString(none.finish(null).get(2));
+        assertThat(empty).isEqualTo(Json.write(Json.parse(empty)) + "\n").contains("\"rows\": [],");
+        assertThat(keys(empty)).doesNotContain("summary").contains("status");
+    }
+
+    private static List<String> keys(final String json) {
+        return ((Map<?, ?>) Json.parse(json)).keySet().stream().map(String::valueOf).toList();
+    }
+
+    /** What this thread passed to write calls so far ({@code wchar} of Linux's per-thread I/O accounting). */
+    private static long bytesThisThreadWrote() throws IOException {
+        for (final String line : Files.readAllLines(Path.of("/proc/thread-self/io"))) {
+            if (line.startsWith("wchar:")) {
+                return Long.parseLong(line.substring("wchar:".length()).trim());
+            }
+        }
+        throw new IllegalStateException("no wchar in /proc/thread-self/io");
     }
 
     private static long count(final String s, final char c) {
