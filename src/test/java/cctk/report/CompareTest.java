@@ -235,7 +235,8 @@ class CompareTest {
 
     @Test
     void comparisonMatchesOnlyLikeWithLike() throws IOException {
-        final ResultSet a = ResultReader.read(List.of(CompareRuns.allReduce(dir.resolve("a"), "r.csv", "tcp", 2, 1, 2)));
+        final ResultSet a = ResultReader.read(List.of(CompareRuns.allReduce(dir.resolve("a"), "r.csv", "tcp", 2, 1,
+            2)));
         final ResultSet b = ResultReader.read(List.of(CompareRuns.allReduce(dir.resolve("b"), "r.csv", "tcp", 4, 1, 2),
             CompareRuns.allReduce(dir.resolve("c"), "r.csv", "tcp", 2, 1, 2, 3)));
         final Comparison c = Comparison.of(a, b, 0.1, 0);
