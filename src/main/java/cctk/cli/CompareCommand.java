@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
             + "time (BASE's over NEW's), so above 1 is faster; sizes below 64 KiB are shown as times in us.",
             "Noise: where a side holds several runs of a measurement, their scatter and the spread between the "
             + "repeats of each row are its noise, and a run far from the others across most measurements (3 runs "
-            + "or more) is left out with a note. A single run whose rows are medians of repeats counts 1.5 times "
-            + "its spread between repeats, at least 10%%; a single run without repeats counts the spread between its "
+            + "or more) is left out with a note. A single run whose rows are medians of repeats counts twice "
+            + "its spread between repeats, at least 15%%; a single run without repeats counts the spread between its "
             + "iterations, at least 25%%, as runs differ more than iterations do: such verdicts rest on within-run "
             + "spread only and are conservative.",
             "A ratio is REGRESSED or IMPROVED only beyond the tolerance and beyond the combined noise of both sides, "
@@ -143,23 +143,16 @@ final class CompareCommand implements Callable<Integer> {
     /** What the cells' noise bands rest on, plainly. */
     private static String basis(final Comparison c) {
         final List<String> parts = new ArrayList<>();
-        final long runs = c.count(Comparison.Basis.RUNS);
-        final long repeats = c.count(Comparison.Basis.REPEATS);
-        final long iterations = c.count(Comparison.Basis.ITERATIONS);
-        if (runs > 0) {
-            parts.add(runs + " from repeated runs (their scatter and the spread between repeats)");
-        }
-        if (repeats > 0) {
-            parts.add(repeats + " from a single run's spread between repeats (x1.5, at least 10% a side)");
-        }
-        if (iterations > 0) {
-            parts.add(iterations + " from a single run without repeats (spread between iterations, at least 25% a"
-                + " side)");
+        for (final Comparison.Basis b : Comparison.Basis.values()) {
+            final long n = c.count(b);
+            if (n > 0) {
+                parts.add(n + " " + b.text());
+            }
         }
         final String text = String.join(", ", parts);
-        return runs == c.changes().size() ? text : text + "; verdicts on single runs rest on the spread within one"
-            + " run, which understates how runs differ, so they are conservative: give a directory of 3 or more"
-            + " runs per side for firmer ones";
+        return c.count(Comparison.Basis.RUNS) == c.changes().size() ? text : text + "; verdicts on single runs rest"
+            + " on the spread within one run, which understates how runs differ, so they are conservative: give a"
+            + " directory of 3 or more runs per side for firmer ones";
     }
 
     private static String line(final Comparison.Change ch) {

@@ -1,6 +1,7 @@
 package cctk.report;
 
 import cctk.results.NcclTests;
+import cctk.results.Numbers;
 import cctk.results.Result;
 import cctk.results.ResultSet;
 import cctk.results.Run;
@@ -58,11 +59,30 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
     /** What a cell's noise band rests on, firmest first; a cell takes the weaker of its two sides'. */
     public enum Basis {
         /** Several runs of the measurement: their scatter, and the spread between repeats within them. */
-        RUNS,
+        RUNS("from repeated runs (their scatter and the spread between repeats, at least "
+            + percent(Noise.RUNS_FLOOR) + " a side with 3 runs or more, " + percent(Noise.TWO_RUNS_FLOOR) + " with 2)"),
         /** One run whose row is the median of repeats: the spread between the repeats, widened. */
-        REPEATS,
+        REPEATS("from a single run's spread between repeats (times " + Numbers.plain(Noise.REPEATS_WIDENING)
+            + ", at least "
+            + percent(Noise.REPEATS_FLOOR) + " a side)"),
         /** One run without repeats: the spread between its iterations, with a wide floor. */
-        ITERATIONS
+        ITERATIONS("from a single run without repeats (the spread between its iterations, at least "
+            + percent(Noise.SINGLE_FLOOR) + " a side)");
+
+        private final String text;
+
+        Basis(final String text) {
+            this.text = text;
+        }
+
+        /** What it is, for a line that counts the cells resting on it: "from repeated runs (...)". */
+        public String text() {
+            return text;
+        }
+
+        private static String percent(final double fraction) {
+            return Math.round(fraction * 100) + "%";
+        }
     }
 
     /**

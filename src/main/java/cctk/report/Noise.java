@@ -26,9 +26,9 @@ final class Noise {
     /** The least noise of a side with 2 runs. */
     static final double TWO_RUNS_FLOOR = 0.10;
     /** The least noise of one run whose rows are medians of repeats. */
-    static final double REPEATS_FLOOR = 0.10;
+    static final double REPEATS_FLOOR = 0.15;
     /** How much one run's spread between repeats is widened to stand for the difference between runs. */
-    static final double REPEATS_WIDENING = 1.5;
+    static final double REPEATS_WIDENING = 2;
     /** The least noise of one run without repeats. */
     static final double SINGLE_FLOOR = 0.25;
 

@@ -229,7 +229,7 @@ class CompareTest {
         final Path bf = CompareRuns.write(dir.resolve("b"), "r.csv", base);
         final Path nf = CompareRuns.write(dir.resolve("n"), "r.csv", next);
         final String out = run(1, "compare", bf.toString(), nf.toString(), "--all")[0];
-        assertThat(out).containsPattern("all_reduce +tcp W=2 .* +4 B +10\\.10 +20\\.20 us +0\\.50x +±14% +REGRESSED");
+        assertThat(out).containsPattern("all_reduce +tcp W=2 .* +4 B +10\\.10 +20\\.20 us +0\\.50x +±21% +REGRESSED");
         assertThat(out).doesNotContain("GB/s", "0.00 ");
     }
 
