@@ -3,6 +3,7 @@ package cctk.cli;
 import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.Printable;
+import cctk.report.CompareVerdict;
 import cctk.report.Comparison;
 import cctk.results.Numbers;
 import cctk.results.Result;
@@ -10,6 +11,7 @@ import cctk.results.ResultReader;
 import cctk.results.ResultSet;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -19,25 +21,38 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code cctk compare BASE NEW}: per collective and size, how NEW's speed compares with BASE's. */
+/** {@code cctk compare BASE NEW}: per collective and size, how NEW's speed compares with BASE's, and as a whole. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Compare two runs (result files or directories; a report's combined.csv works too): "
-            + "measurements are matched on backend, world size, collective, type, operator, layout and size, and "
-            + "the ratio NEW/BASE of busbw is printed (of 1/time for barrier), so above 1 is faster. A ratio below "
-            + "1 - tolerance is REGRESSED, above 1 + tolerance IMPROVED, but only when it also lies beyond the "
-            + "combined spread of the two measurements (cv between iterations, or mean against median, widened for "
-            + "few iterations, and the scatter of repeated runs when BASE or NEW holds several) and the medians and "
-            + "every repeat agree; otherwise it is 'within noise'. nccl-tests' "
-            + "output (text or -J JSON) is read too; when one side holds only nccl-tests runs and the other none, "
-            + "they are matched without the backend."},
+        description = {"Compare two runs (result files or directories; a report's combined.csv works too; a "
+            + "directory of repeated runs of one spec is best): measurements are matched on backend, world size, "
+            + "collective, type, operator, layout and size, and the ratio NEW/BASE of speed is printed, judged on "
+            + "time (BASE's over NEW's), so above 1 is faster; sizes below 64 KiB are shown as times in us.",
+            "Noise: where a side holds several runs of a measurement, their scatter and the spread between the "
+            + "repeats of each row are its noise, and a run far from the others across most measurements (3 runs "
+            + "or more) is left out with a note. A single run whose rows are medians of repeats counts twice "
+            + "its spread between repeats, at least 15%%; a single run without repeats counts the spread between its "
+            + "iterations, at least 25%%, as runs differ more than iterations do: such verdicts rest on within-run "
+            + "spread only and are conservative.",
+            "A ratio is REGRESSED or IMPROVED only beyond the tolerance and beyond the combined noise of both sides, "
+            + "when the median iterations agree and every run of NEW lies beyond every run of BASE; otherwise it is "
+            + "'within noise'. The whole comparison is judged too: when a sign test over all cells (p < 0.01, 6 "
+            + "cells or more) finds them slower and their median ratio lies beyond the tolerance and the typical "
+            + "noise, the whole run regressed even where no single cell is flagged; when cells moved beyond noise "
+            + "both ways, the machine changed and the runs are not comparable.",
+            "nccl-tests' output (text or -J JSON) is read too; when one side holds only nccl-tests runs and the "
+            + "other none, they are matched without the backend."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:no regression", "1:at least one REGRESSED measurement",
+        exitCodeList = {"0:no regression (no cell REGRESSED, the whole run not slower)",
+            "1:a regression: a REGRESSED measurement, or the whole run slower by the sign test",
             "2:bad usage, nothing to compare (no readable results, or no measurement in common), or an input"
                 + " skipped in whole or part (named on stderr; the rest is compared)",
-            "3:the inputs did not fit the Java heap (-Xmx)"})
+            "3:the machine changed (measurements moved beyond noise both ways: not comparable; rerun both sides),"
+                + " or the inputs did not fit the Java heap (-Xmx)"})
 final class CompareCommand implements Callable<Integer> {
 
     private static final String FORMAT = "%-14s %-10s %-12s %-12s %-10s %10s %10s %-4s %8s %7s  %s";
+    /** Below this size a measurement is shown by its time, as its busbw rounds to nothing. */
+    private static final long LATENCY_BYTES = 64 << 10;
 
     @Spec
     CommandSpec spec;
@@ -53,7 +68,7 @@ final class CompareCommand implements Callable<Integer> {
     double tolerance;
 
     @Option(names = "--min-size", paramLabel = "SIZE", defaultValue = "1B",
-            description = "Compare only sizes of at least SIZE, e.g. 1MiB to leave out latency-bound noise.")
+            description = "Compare only sizes of at least SIZE, e.g. 1MiB to leave out latency-bound sizes.")
     String minSize;
 
     @Option(names = "--all", description = "Print every matched measurement, not only the flagged ones.")
@@ -93,43 +108,60 @@ final class CompareCommand implements Callable<Integer> {
             out.println("cctk: one side holds only nccl-tests runs, the other none; measurements are matched"
                 + " without the backend");
         }
+        c.notes().forEach(note -> out.println(Printable.of("cctk: note: " + note)));
         out.println(String.format(FORMAT, "collective", "run", "dtype", "layout", "size", "base", "new", "unit",
-            "new/base", "spread", "flag"));
+            "new/base", "noise", "flag"));
         for (final Comparison.Change ch : c.changes()) {
             if (all || ch.flag() != Comparison.Flag.SAME) {
                 out.println(Printable.of(line(ch)));
             }
         }
-        final long unknown = c.changes().stream().filter(ch -> ch.flag() == Comparison.Flag.REGRESSED
-            || ch.flag() == Comparison.Flag.IMPROVED).filter(Comparison.Change::spreadUnknown).count();
         out.println("cctk: " + c.changes().size() + " compared (a change counts beyond " + Numbers.fixed(
-            tolerance * 100, 0) + "% and beyond the spread): " + c.count(Comparison.Flag.REGRESSED) + " regressed, "
+            tolerance * 100, 0) + "% and beyond the noise): " + c.count(Comparison.Flag.REGRESSED) + " regressed, "
             + c.count(Comparison.Flag.IMPROVED) + " improved, " + c.count(Comparison.Flag.NOISE) + " within noise; "
-            + c.onlyBase() + " only in BASE, " + c.onlyNew() + " only in NEW" + (unknown == 0 ? "" : "; " + unknown
-            + " verdicts rest on the tolerance alone (no spread recorded: nccl-tests without -I 1?)")
-            + repeats(c));
+            + c.onlyBase() + " only in BASE, " + c.onlyNew() + " only in NEW" + repeats(c));
+        out.println("cctk: noise: " + basis(c));
+        out.println("cctk: whole: " + c.whole().text());
         out.flush();
-        if (c.count(Comparison.Flag.REGRESSED) > 0) {
+        if (c.whole().kind() == CompareVerdict.Kind.MACHINE_CHANGED) {
+            return ExitCode.ENVIRONMENT.code();
+        }
+        if (c.regressed()) {
             return ExitCode.FAILED.code();
         }
         return b.problems().isEmpty() && n.problems().isEmpty() ? ExitCode.OK.code() : ExitCode.USAGE.code();
     }
 
-    /** "; repeats: 2 runs of BASE, 3 of NEW" when a side held several runs of the measurements. */
+    /** "; repeats: up to 2 runs of BASE and 3 of NEW ..." when a side held several runs of the measurements. */
     private static String repeats(final Comparison c) {
         final int b = c.changes().stream().mapToInt(ch -> ch.runs()[0]).max().orElse(1);
         final int n = c.changes().stream().mapToInt(ch -> ch.runs()[1]).max().orElse(1);
         return b == 1 && n == 1 ? "" : "; repeats: up to " + b + " runs of BASE and " + n + " of NEW per measurement,"
-            + " compared by their medians, their scatter counted in the spread";
+            + " compared by their medians, their scatter counted in the noise";
+    }
+
+    /** What the cells' noise bands rest on, plainly. */
+    private static String basis(final Comparison c) {
+        final List<String> parts = new ArrayList<>();
+        for (final Comparison.Basis b : Comparison.Basis.values()) {
+            final long n = c.count(b);
+            if (n > 0) {
+                parts.add(n + " " + b.text());
+            }
+        }
+        final String text = String.join(", ", parts);
+        return c.count(Comparison.Basis.RUNS) == c.changes().size() ? text : text + "; verdicts on single runs rest"
+            + " on the spread within one run, which understates how runs differ, so they are conservative: give a"
+            + " directory of 3 or more runs per side for firmer ones";
     }
 
     private static String line(final Comparison.Change ch) {
         final Result r = ch.base();
-        final boolean data = Double.isFinite(r.busBw()) && Double.isFinite(ch.next().busBw());
+        final boolean data = r.sizeBytes() >= LATENCY_BYTES && r.busBw() > 0 && ch.next().busBw() > 0;
         return String.format(FORMAT, r.collective(), r.run().shortName(), Objects.toString(r.dtype(), "-")
             + (r.op() == null ? "" : " " + r.op()), r.layout(), Numbers.size(r.sizeBytes()),
             Numbers.fit(data ? r.busBw() : r.timeUs(), 10), Numbers.fit(data ? ch.next().busBw()
             : ch.next().timeUs(), 10), data ? "GB/s" : "us", Numbers.fit(ch.ratio(), 7) + "x",
-            ch.spreadUnknown() ? "?" : "±" + Numbers.fixed(ch.spread() * 100, 0) + "%", ch.flag().text());
+            "±" + Numbers.fixed(ch.spread() * 100, 0) + "%", ch.flag().text());
     }
 }

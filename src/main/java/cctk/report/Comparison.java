@@ -1,10 +1,12 @@
 package cctk.report;
 
 import cctk.results.NcclTests;
+import cctk.results.Numbers;
 import cctk.results.Result;
 import cctk.results.ResultSet;
 import cctk.results.Run;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,24 +15,30 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Two result sets measurement by measurement: matched on backend, world size, collective, type, operator, layout
- * and size (on all but the backend when BASE and NEW share no backend and one of them holds only nccl-tests runs,
- * so that a cctk run of backend nccl is compared with an nccl-tests baseline). The ratio is NEW/BASE of busbw (of
- * 1/time for a barrier, which moves no data), so above 1 is faster. A change is a regression or an improvement
- * only when it is beyond the tolerance and beyond the noise: the ratio must lie outside 1 ± the combined spread of
- * the two measurements ({@link Noise}), and the ratio of their medians (p50), which a few slow iterations do not
- * move, must lie beyond the tolerance on the same side, and every iteration of the slower one must be slower than
- * the median iteration of the faster one ({@link #overlap}). Otherwise it is {@link Flag#NOISE}, "within noise".
- * Where neither measurement recorded a spread (nccl-tests without {@code -I 1}) the tolerance alone decides, and
- * the change says so.
+ * Two result sets measurement by measurement (cell by cell): matched on backend, world size, collective, type,
+ * operator, layout and size (on all but the backend when BASE and NEW share no backend and one of them holds only
+ * nccl-tests runs, so that a cctk run of backend nccl is compared with an nccl-tests baseline). The ratio is NEW/BASE
+ * speed, judged on time (BASE's time over NEW's), so above 1 is faster and latency-bound sizes, whose busbw rounds to
+ * nothing, are judged as well as large ones; for sizes that move data it equals the ratio of busbw.
+ * <p>
+ * Where a side holds 3 or more runs of a measurement, a run far from the others across most cells is left out first
+ * ({@link OutlierRuns}), with a note. Each side's figure is the median of its runs, and its noise comes from the best
+ * evidence it holds ({@link Noise}, {@link Basis}); the cell's noise band is the root of the sum of the squares of
+ * both sides'. A cell is REGRESSED or IMPROVED only when the ratio lies beyond the tolerance and beyond the band, the
+ * ratio of the median iterations (p50) agrees, the slower side's fastest iteration is slower than the faster side's
+ * median one ({@link #overlap}), and every run of NEW lies beyond every run of BASE; otherwise it is
+ * {@link Flag#NOISE}, "within noise". The comparison as a whole is judged too ({@link CompareVerdict}).
  *
  * @param changes       every matched measurement, in BASE's order
  * @param onlyBase      measurements of BASE without a match in NEW
  * @param onlyNew       measurements of NEW without a match in BASE
  * @param tolerance     the relative change that counts
  * @param acrossBackend true when BASE and NEW share no backend and were matched without it
+ * @param notes         what was left out and why (outlier runs), to be printed
+ * @param whole         the judgement of the comparison as a whole
  */
-public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double tolerance, boolean acrossBackend) {
+public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double tolerance, boolean acrossBackend,
+                         List<String> notes, CompareVerdict whole) {
 
     /** What a change is judged to be. */
     public enum Flag {
@@ -48,31 +56,56 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
         }
     }
 
-    /**
-     * One matched measurement (over the runs of each side that measured it).
-     *
-     * @param base     the BASE measurement (of several runs, the one nearest their median)
-     * @param next     the NEW measurement (likewise)
-     * @param ratio    NEW/BASE speed (of the medians over each side's runs)
-     * @param spread   the combined relative spread (0.2 = 20 %): of the iterations of both, and of the runs of each
-     *                 side that has several; NaN when nothing recorded one
-     * @param median   NEW/BASE speed from the median iterations (p50), NaN when one lacks it
-     * @param runs     how many runs of BASE and of NEW measured it ({@code {1, 1}} for a pair)
-     * @param flag     how it is judged
-     */
-    public record Change(Result base, Result next, double ratio, double spread, double median, int[] runs,
-                         Flag flag) {
+    /** What a cell's noise band rests on, firmest first; a cell takes the weaker of its two sides'. */
+    public enum Basis {
+        /** Several runs of the measurement: their scatter, and the spread between repeats within them. */
+        RUNS("from repeated runs (their scatter and the spread between repeats, at least "
+            + percent(Noise.RUNS_FLOOR) + " a side with 3 runs or more, " + percent(Noise.TWO_RUNS_FLOOR) + " with 2)"),
+        /** One run whose row is the median of repeats: the spread between the repeats, widened. */
+        REPEATS("from a single run's spread between repeats (times " + Numbers.plain(Noise.REPEATS_WIDENING)
+            + ", at least "
+            + percent(Noise.REPEATS_FLOOR) + " a side)"),
+        /** One run without repeats: the spread between its iterations, with a wide floor. */
+        ITERATIONS("from a single run without repeats (the spread between its iterations, at least "
+            + percent(Noise.SINGLE_FLOOR) + " a side)");
 
-        /** True when the verdict rests on the tolerance alone (no spread recorded). */
-        public boolean spreadUnknown() {
-            return Double.isNaN(spread);
+        private final String text;
+
+        Basis(final String text) {
+            this.text = text;
+        }
+
+        /** What it is, for a line that counts the cells resting on it: "from repeated runs (...)". */
+        public String text() {
+            return text;
+        }
+
+        private static String percent(final double fraction) {
+            return Math.round(fraction * 100) + "%";
         }
     }
 
     /**
-     * Compares measurements of at least {@code minBytes}; smaller ones are latency-bound noise to many users. Where
-     * a side holds several runs of the same measurement (a directory of repeated runs), they are its repeats: their
-     * median is compared, their scatter adds to the spread, and a change must hold against every repeat.
+     * One matched measurement (over the runs of each side that measured it).
+     *
+     * @param base   the BASE measurement (of several runs, the one at their median time; the slower middle one of
+     *               an even number)
+     * @param next   the NEW measurement (likewise)
+     * @param ratio  NEW/BASE speed: BASE's time over NEW's
+     * @param spread the noise band of the ratio (0.2 = ±20 %), as the class says
+     * @param median NEW/BASE speed from the median iterations (p50), NaN when one lacks it
+     * @param runs   how many runs of BASE and of NEW measured it ({@code {1, 1}} for a pair), outliers included
+     * @param flag   how it is judged
+     * @param basis  what the noise band rests on
+     */
+    public record Change(Result base, Result next, double ratio, double spread, double median, int[] runs,
+                         Flag flag, Basis basis) {
+    }
+
+    /**
+     * Compares measurements of at least {@code minBytes}. Where a side holds several runs of the same measurement
+     * (a directory of repeated runs), they are its repeats: an outlier among 3 or more is left out, their median is
+     * compared, their scatter is their noise, and a change must hold against every run.
      */
     public static Comparison of(final ResultSet base, final ResultSet next, final double tolerance,
                                 final long minBytes) {
@@ -82,25 +115,32 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
             && (onlyNcclTests(base) || onlyNcclTests(next));
         final Map<String, List<Result>> bs = group(base, across, minBytes);
         final Map<String, List<Result>> ns = group(next, across, minBytes);
+        final List<String> notes = new ArrayList<>();
+        final Map<String, List<Result>> bKept = OutlierRuns.leaveOut(bs, "BASE", notes);
+        final Map<String, List<Result>> nKept = OutlierRuns.leaveOut(ns, "NEW", notes);
         final List<Change> changes = new ArrayList<>();
         int onlyBase = 0;
         for (final Map.Entry<String, List<Result>> e : bs.entrySet()) {
-            final List<Result> n = ns.remove(e.getKey());
+            final List<Result> n = ns.get(e.getKey());
             if (n == null) {
                 onlyBase += e.getValue().size();
             } else {
-                changes.add(judge(e.getValue(), n, tolerance));
+                changes.add(judge(bKept.get(e.getKey()), nKept.get(e.getKey()),
+                    new int[] {e.getValue().size(), n.size()}, tolerance));
             }
         }
-        final int onlyNew = ns.values().stream().mapToInt(List::size).sum();
-        return new Comparison(List.copyOf(changes), onlyBase, onlyNew, tolerance, across);
+        final int onlyNew = ns.entrySet().stream().filter(e -> !bs.containsKey(e.getKey()))
+            .mapToInt(e -> e.getValue().size()).sum();
+        final double runNoise = Math.hypot(OutlierRuns.levelRange(bKept), OutlierRuns.levelRange(nKept));
+        return new Comparison(List.copyOf(changes), onlyBase, onlyNew, tolerance, across, List.copyOf(notes),
+            CompareVerdict.of(changes, tolerance, runNoise));
     }
 
     /** The measured results of {@code set} of at least {@code minBytes} by key, one per run, in the set's order. */
     private static Map<String, List<Result>> group(final ResultSet set, final boolean across, final long minBytes) {
         final Map<String, List<Result>> out = new LinkedHashMap<>();
         for (final Result r : set.results()) {
-            if (r.measured() && r.sizeBytes() >= minBytes) {
+            if (r.measured() && r.timeUs() > 0 && r.sizeBytes() >= minBytes) {
                 final List<Result> same = out.computeIfAbsent(key(r, across), k -> new ArrayList<>());
                 if (same.stream().noneMatch(o -> o.run() == r.run())) {
                     same.add(r);
@@ -112,70 +152,47 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
 
     /** The change from {@code b} to {@code n} (one run each), judged against the tolerance and the noise. */
     static Change judge(final Result b, final Result n, final double tolerance) {
-        return judge(List.of(b), List.of(n), tolerance);
+        return judge(List.of(b), List.of(n), new int[] {1, 1}, tolerance);
     }
 
     /** The change from the runs {@code bs} to the runs {@code ns}, judged against the tolerance and the noise. */
-    static Change judge(final List<Result> bs, final List<Result> ns, final double tolerance) {
-        final boolean data = bs.stream().allMatch(Comparison::carries) && ns.stream().allMatch(Comparison::carries);
-        final Result b = middle(bs, data);
-        final Result n = middle(ns, data);
-        final double ratio = speed(n, data) / speed(b, data);
+    static Change judge(final List<Result> bs, final List<Result> ns, final int[] runs, final double tolerance) {
+        final Result b = middle(bs);
+        final Result n = middle(ns);
+        final double ratio = b.timeUs() / n.timeUs();
         final double median = b.p50Us() > 0 && n.p50Us() > 0 ? b.p50Us() / n.p50Us() : Double.NaN;
-        final double within = Noise.combined(b, n);
-        final double runs = Math.hypot(scatter(bs, data), scatter(ns, data));
-        final double spread = Double.isNaN(within) ? bs.size() > 1 || ns.size() > 1 ? runs : Double.NaN
-            : Math.hypot(within, runs);
+        final double spread = Math.hypot(Noise.side(bs), Noise.side(ns));
+        final Basis basis = Noise.basis(bs).compareTo(Noise.basis(ns)) >= 0 ? Noise.basis(bs) : Noise.basis(ns);
         final boolean slower = ratio < 1;
         final Flag flag;
         if (ratio >= 1 - tolerance && ratio <= 1 + tolerance) {
             flag = Flag.SAME;
-        } else if (!Double.isNaN(spread) && Math.abs(Math.log(ratio)) <= Math.log1p(spread)) {
+        } else if (Math.abs(Math.log(ratio)) <= Math.log1p(spread)) {
             flag = Flag.NOISE;
         } else if (!Double.isNaN(median) && (slower ? median >= 1 - tolerance : median <= 1 + tolerance)) {
             flag = Flag.NOISE;
         } else if (slower ? overlap(b, n) : overlap(n, b)) {
             flag = Flag.NOISE;
-        } else if (!everyRepeat(bs, ns, data, slower)) {
+        } else if (!everyRun(bs, ns, slower)) {
             flag = Flag.NOISE;
         } else {
             flag = slower ? Flag.REGRESSED : Flag.IMPROVED;
         }
-        return new Change(b, n, ratio, spread, median, new int[] {bs.size(), ns.size()}, flag);
+        return new Change(b, n, ratio, spread, median, runs.clone(), flag, basis);
     }
 
-    private static boolean carries(final Result r) {
-        return Double.isFinite(r.busBw()) && r.busBw() > 0;
-    }
-
-    /** Busbw, or 1/time for what moves no data. */
-    private static double speed(final Result r, final boolean data) {
-        return data ? r.busBw() : 1 / r.timeUs();
-    }
-
-    /** Of several runs' measurements, the one at their median speed (the lower middle of an even number). */
-    private static Result middle(final List<Result> rs, final boolean data) {
-        final List<Result> sorted = rs.stream().sorted(java.util.Comparator.comparingDouble(r -> speed(r, data)))
+    /** Of several runs' measurements, the one at their median time (the slower middle one of an even number). */
+    private static Result middle(final List<Result> rs) {
+        final List<Result> sorted = rs.stream().sorted(Comparator.comparingDouble(Result::timeUs).reversed())
             .toList();
         return sorted.get((sorted.size() - 1) / 2);
     }
 
-    /** How far repeated runs scatter: (fastest - slowest) / median speed; 0 for one run. */
-    private static double scatter(final List<Result> rs, final boolean data) {
-        if (rs.size() < 2) {
-            return 0;
-        }
-        final double lo = rs.stream().mapToDouble(r -> speed(r, data)).min().orElse(0);
-        final double hi = rs.stream().mapToDouble(r -> speed(r, data)).max().orElse(0);
-        return (hi - lo) / speed(middle(rs, data), data);
-    }
-
-    /** True when every run of NEW is slower (faster) than every run of BASE: the change holds on every repeat. */
-    private static boolean everyRepeat(final List<Result> bs, final List<Result> ns, final boolean data,
-                                       final boolean slower) {
-        final double bLo = bs.stream().mapToDouble(r -> speed(r, data)).min().orElse(0);
-        final double bHi = bs.stream().mapToDouble(r -> speed(r, data)).max().orElse(0);
-        return ns.stream().mapToDouble(r -> speed(r, data)).allMatch(v -> slower ? v < bLo : v > bHi);
+    /** True when every run of NEW is slower (faster) than every run of BASE: the change holds on every run. */
+    private static boolean everyRun(final List<Result> bs, final List<Result> ns, final boolean slower) {
+        final double bLo = bs.stream().mapToDouble(Result::timeUs).min().orElse(0);
+        final double bHi = bs.stream().mapToDouble(Result::timeUs).max().orElse(0);
+        return ns.stream().mapToDouble(Result::timeUs).allMatch(t -> slower ? t > bHi : t < bLo);
     }
 
     /**
@@ -195,6 +212,17 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
     /** How many changes carry a flag. */
     public long count(final Flag flag) {
         return changes.stream().filter(c -> c.flag() == flag).count();
+    }
+
+    /** How many changes rest on a basis. */
+    public long count(final Basis basis) {
+        return changes.stream().filter(c -> c.basis() == basis).count();
+    }
+
+    /** True when the comparison fails: a cell regressed or the whole did, and the machine did not change. */
+    public boolean regressed() {
+        return whole.kind() != CompareVerdict.Kind.MACHINE_CHANGED
+            && (count(Flag.REGRESSED) > 0 || whole.kind() == CompareVerdict.Kind.REGRESSED);
     }
 
     private static String key(final Result r, final boolean acrossBackend) {
