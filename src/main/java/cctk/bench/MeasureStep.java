@@ -46,6 +46,11 @@ final class MeasureStep {
         }
     }
 
+    /** The share of a timed loop its warm-up calls may take (at least two calls, or the floor's time). */
+    static final double WARMUP_SHARE = 0.1;
+    /** Warm-up calls that together take less than this all run. */
+    static final int WARMUP_FLOOR_MICROS = 2_000;
+
     /** A timed loop during which a JIT compiler ran on some rank. */
     static final int JIT = 1;
     /** A timed loop during which a collector ran on some rank. */
@@ -195,10 +200,7 @@ final class MeasureStep {
             dataNanos += System.nanoTime() - t0;
             dataBytes += send.bytes();
         }
-        for (int i = 0; i < bench.warmupIters(); i++) {
-            coll.run(comm, send, recv, c);
-            comm.synchronize();
-        }
+        warmUp(coll, send, recv, c);
         double[] times;
         double firstMean = Double.NaN;
         int attempts = 0;
@@ -265,6 +267,40 @@ final class MeasureStep {
         }
         return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, keptDisturbed, loopNanos, wrong,
             dataNanos, checked, dataBytes);
+    }
+
+    /**
+     * The untimed calls before a timed loop: the first always; the ranks then agree on how long it took (one vote),
+     * and the rest of the spec's {@code warmup} run only as far as they fit in {@value #WARMUP_SHARE} of the timed
+     * loop to come, or in {@value #WARMUP_FLOOR_MICROS} us: a 64 MiB call warms its pages and caches once, and five
+     * of them cost a quarter of a 20-iteration loop.
+     */
+    private void warmUp(final Collective coll, final CommBuffer send, final CommBuffer recv, final Case c) {
+        final int n = bench.warmupIters();
+        if (n <= 0) {
+            return;
+        }
+        final long t0 = System.nanoTime();
+        coll.run(comm, send, recv, c);
+        comm.synchronize();
+        if (n <= 2) {
+            if (n == 2) {
+                coll.run(comm, send, recv, c);
+                comm.synchronize();
+            }
+            return;
+        }
+        final int firstMicros = maxOverRanks((int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - t0) / 1_000));
+        for (int i = 1, calls = warmUpCalls(n, firstMicros, bench.iters()); i < calls; i++) {
+            coll.run(comm, send, recv, c);
+            comm.synchronize();
+        }
+    }
+
+    /** Warm-up calls of {@code micros} each, of at most {@code n}, that fit the budget of a loop of {@code iters}. */
+    static int warmUpCalls(final int n, final int micros, final int iters) {
+        final double budget = Math.max(WARMUP_FLOOR_MICROS, WARMUP_SHARE * iters * micros);
+        return (int) Math.max(Math.min(2, n), Math.min(n, budget / Math.max(1, micros)));
     }
 
     private static double mean(final double[] t) {

@@ -49,7 +49,8 @@ final class ProfileText {
     static String how(final Map<String, Object> args) {
         final Object repeats = args.get("repeats");
         final boolean retime = !Boolean.FALSE.equals(args.get("retime"));
-        return "each row: " + args.get("warmup_iters") + " warm-up + " + args.get("iters") + " timed iterations, "
+        return "each row: up to " + args.get("warmup_iters") + " warm-up (as many as fit in 10% of the timed loop) + "
+            + args.get("iters") + " timed iterations, "
             + (repeats == null ? "1 timed loop" : repeats + " timed loop(s) interleaved with the other points of its"
             + " size, the median reported") + "; " + (retime ? "a loop during which a JIT compile or a collection ran"
             + " on some rank is timed again, up to 3 times" : "raw: no loop timed again (retime: false)");
