@@ -101,7 +101,7 @@ public final class Harness {
         step.waitBudget((long) (share * 1e9));
         try {
             buffers = SweepBuffers.allocate(comm, plan, step, exchange);
-            figures = new double[PointStats.SLOTS + Math.max(1, b.iters())];
+            figures = new double[PointStats.SLOTS + b.maxLoopIters()];
             reduction = new RankReduction(comm, figures.length);
             final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, buffers, !b.inPlace().runsOutOfPlace(),
                 Math.min(b.jitWarmupSeconds(), share)).run(plan.points(), group);

@@ -200,7 +200,7 @@ final class MeasureStep {
             dataNanos += System.nanoTime() - t0;
             dataBytes += send.bytes();
         }
-        warmUp(coll, send, recv, c);
+        final int loop = loopIters(bench, warmUp(coll, send, recv, c));
         double[] times;
         double firstMean = Double.NaN;
         int attempts = 0;
@@ -220,7 +220,7 @@ final class MeasureStep {
             final long collected = collectionCount();
             comm.barrier();
             final long t0 = System.nanoTime();
-            times = timer.time(Math.max(1, bench.iters()), () -> coll.run(comm, send, recv, c));
+            times = timer.time(loop, () -> coll.run(comm, send, recv, c));
             loopNanos += System.nanoTime() - t0;
             attempts++;
             if (attempts == 1) {
@@ -270,31 +270,46 @@ final class MeasureStep {
     }
 
     /**
-     * The untimed calls before a timed loop: the first always; the ranks then agree on how long it took (one vote),
-     * and the rest of the spec's {@code warmup} run only as far as they fit in {@value #WARMUP_SHARE} of the timed
-     * loop to come, or in {@value #WARMUP_FLOOR_MICROS} us: a 64 MiB call warms its pages and caches once, and five
-     * of them cost a quarter of a 20-iteration loop.
+     * The untimed calls before a timed loop: the first always; the ranks then agree on how long it took (one vote,
+     * where there are more warm-up calls to bound), and the rest of the spec's {@code warmup} run only as far as they
+     * fit in {@value #WARMUP_SHARE} of the timed loop to come, or in {@value #WARMUP_FLOOR_MICROS} us: a 64 MiB call
+     * warms its pages and caches once, and five of them cost a quarter of a 20-iteration loop. Where loops fill a
+     * window, the ranks agree on the last call's time too, which the first (cold) call overstates several-fold.
+     * Returns that last call's time agreed by every rank (the slowest), in us, or -1 when there was no vote on it.
      */
-    private void warmUp(final Collective coll, final CommBuffer send, final CommBuffer recv, final Case c) {
+    private int warmUp(final Collective coll, final CommBuffer send, final CommBuffer recv, final Case c) {
         final int n = bench.warmupIters();
         if (n <= 0) {
-            return;
+            return -1;
         }
-        final long t0 = System.nanoTime();
+        long t0 = System.nanoTime();
         coll.run(comm, send, recv, c);
         comm.synchronize();
-        if (n <= 2) {
-            if (n == 2) {
-                coll.run(comm, send, recv, c);
-                comm.synchronize();
-            }
-            return;
-        }
-        final int firstMicros = maxOverRanks((int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - t0) / 1_000));
-        for (int i = 1, calls = warmUpCalls(n, firstMicros, bench.iters()); i < calls; i++) {
+        final int calls = n <= 2 ? n
+            : warmUpCalls(n, maxOverRanks((int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - t0) / 1_000)),
+                bench.iters());
+        for (int i = 1; i < calls; i++) {
+            t0 = System.nanoTime();
             coll.run(comm, send, recv, c);
             comm.synchronize();
         }
+        return bench.windowMillis() <= 0 ? -1
+            : maxOverRanks((int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - t0) / 1_000));
+    }
+
+    /**
+     * The iterations of a timed loop of calls that take about {@code micros} each (the last warm-up call's; -1:
+     * unknown): the spec's
+     * {@code iters}, or as many as fill {@code window_ms}, at most {@link Benchmark#maxLoopIters()}. Every rank gets
+     * the same number from the same vote.
+     */
+    static int loopIters(final Benchmark b, final int micros) {
+        final int iters = Math.max(1, b.iters());
+        if (b.windowMillis() <= 0 || micros < 0) {
+            return iters;
+        }
+        final long fill = (long) b.windowMillis() * 1_000 / Math.max(1, micros);
+        return (int) Math.max(iters, Math.min(b.maxLoopIters(), fill));
     }
 
     /** Warm-up calls of {@code micros} each, of at most {@code n}, that fit the budget of a loop of {@code iters}. */

@@ -83,6 +83,7 @@ final class RankReduction implements AutoCloseable {
 
     /** Sends {@code mine} to {@code partner} and receives its numbers into {@link #theirs}. */
     private void exchange(final double[] mine, final int length, final int partner) {
+        host.clear(); // a longer vector than the last one (a loop that ran more iterations) fits again
         for (int i = 0; i < length; i++) {
             host.putDouble(8 * i, mine[i]);
         }

@@ -17,6 +17,7 @@ final class RowRepeats {
     private final double[] means;
     private final double[] firsts;
     private final IterationStats[] stats;
+    private final int[] iters;
     private int n;
     private int attempts;
     private int jit;
@@ -28,6 +29,7 @@ final class RowRepeats {
         means = new double[repeats];
         firsts = new double[repeats];
         stats = new IterationStats[repeats];
+        iters = new int[repeats];
     }
 
     /**
@@ -39,6 +41,7 @@ final class RowRepeats {
         means[n] = s.timeUs();
         firsts[n] = Double.isFinite(combined[PointStats.FIRST_MEAN]) ? combined[PointStats.FIRST_MEAN] : s.timeUs();
         stats[n] = s;
+        iters[n] = length - PointStats.SLOTS;
         n++;
         attempts += mine.attempts();
         jit += mine.jitRetimes();
@@ -66,7 +69,8 @@ final class RowRepeats {
 
     /** How the row's figures were obtained, rounded as results carry them. */
     Result.Obtained obtained() {
-        final double time = means[medianIndex(means)];
+        final int median = medianIndex(means);
+        final double time = means[median];
         double lo = Double.POSITIVE_INFINITY;
         double hi = 0;
         for (int i = 0; i < n; i++) {
@@ -75,7 +79,7 @@ final class RowRepeats {
         }
         final double spread = n < 2 ? Double.NaN : 100 * (hi - lo) / time;
         final double first = firsts[medianIndex(firsts)];
-        return new Result.Obtained(n, attempts, Numbers.significant(spread), Numbers.significant(lo),
+        return new Result.Obtained(n, iters[median], attempts, Numbers.significant(spread), Numbers.significant(lo),
             Numbers.significant(hi), Numbers.significant(first), retimed());
     }
 

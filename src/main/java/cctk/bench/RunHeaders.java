@@ -76,6 +76,7 @@ final class RunHeaders {
         a.put("timeout_seconds", b.timeoutSeconds());
         a.put("repeats", b.repeats());
         a.put("retime", b.retime());
+        a.put("window_ms", b.windowMillis());
         return a;
     }
 

@@ -80,6 +80,10 @@ final class RunCommand implements Callable<Integer> {
             + " kept.")
     Boolean retime;
 
+    @Option(names = "--window-ms", paramLabel = "MS", description = "Without SPEC: the shortest a timed loop lasts;"
+            + " quicker calls run more iterations, up to 20 x iters (default: 10; 0: exactly iters, as nccl-tests).")
+    Integer windowMillis;
+
     @Option(names = "--in-place", paramLabel = "L", completionCandidates = Candidates.InPlace.class,
             description = "Without SPEC: buffer layouts, ${COMPLETION-CANDIDATES} (default: both).")
     String inPlace;
@@ -106,15 +110,15 @@ final class RunCommand implements Callable<Integer> {
             throw CctkException.usage("--grace: expected 0 to 3600 seconds, found " + graceSeconds + ".");
         }
         final LocalSpecs.Flags flags = new LocalSpecs.Flags(nproc, backend, collectives, sizes, dtypes, ops, warmup,
-                iters, checkIters, inPlace, output, repeats, retime);
+                iters, checkIters, inPlace, output, repeats, retime, windowMillis);
         final JobSpec job;
         if (specFile != null) {
             if (!nproc.isEmpty() || !collectives.isEmpty() || !sizes.isEmpty() || !dtypes.isEmpty() || !ops.isEmpty()
                     || warmup != null || iters != null || checkIters != null || inPlace != null || output != null
-                    || repeats != null || retime != null) {
+                    || repeats != null || retime != null || windowMillis != null) {
                 throw CctkException.usage("--nproc, --collectives, --sizes, --dtypes, --ops, --warmup, --iters,"
-                        + " --check-iters, --repeats, --retime, --in-place and --output build a spec; with SPEC, edit"
-                        + " the spec.");
+                        + " --check-iters, --repeats, --retime, --window-ms, --in-place and --output build a spec; with"
+                        + " SPEC, edit the spec.");
             }
             job = SpecParser.parse(specFile);
             if (backend != null && !job.benchmark().backends().contains(backend)) {

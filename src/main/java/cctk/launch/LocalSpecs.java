@@ -52,10 +52,11 @@ public final class LocalSpecs {
      * @param output      the result directory, or null
      * @param repeats     timed repeats per point, or null
      * @param retime      false for raw measurement (no re-timing), or null
+     * @param windowMillis the shortest timed loop in ms (0: exactly iters), or null
      */
     public record Flags(List<Integer> nproc, String backend, List<String> collectives, List<String> sizes,
                         List<String> dtypes, List<String> ops, Integer warmup, Integer iters, Integer checkIters,
-                        String inPlace, Path output, Integer repeats, Boolean retime) {
+                        String inPlace, Path output, Integer repeats, Boolean retime, Integer windowMillis) {
     }
 
     private LocalSpecs() {
@@ -90,7 +91,8 @@ public final class LocalSpecs {
             count("--check-iters", f.checkIters(), 0, Benchmark.DEFAULT_CHECK_ITERS), inPlace(f.inPlace()), 0,
             new Benchmark.Imbalance(4.0, null), Benchmark.DEFAULT_TIMEOUT_SECONDS,
             Benchmark.DEFAULT_JIT_WARMUP_SECONDS, count("--repeats", f.repeats(), 1, Benchmark.DEFAULT_REPEATS),
-            f.retime() == null || f.retime());
+            f.retime() == null || f.retime(), f.windowMillis() == null ? Benchmark.DEFAULT_WINDOW_MILLIS
+            : count("--window-ms", f.windowMillis(), 0, 0));
         final Cluster local = new Cluster("local", null, null, null, null, null, List.of(), List.of(), null, "java",
             null);
         final int ranks = Collections.max(nproc);

@@ -36,6 +36,7 @@ public enum Column {
     WRONG("wrong", Scope.ROW, Kind.WHOLE),
     SKIPPED("skipped", Scope.ROW, Kind.TEXT),
     REPEATS("repeats", Scope.ROW, Kind.WHOLE),
+    ITERS("iters", Scope.ROW, Kind.WHOLE),
     ATTEMPTS("attempts", Scope.ROW, Kind.WHOLE),
     SPREAD_PCT("spread_pct", Scope.ROW, Kind.NUMBER),
     REPEAT_MIN_US("repeat_min_us", Scope.ROW, Kind.NUMBER),
@@ -147,6 +148,7 @@ public enum Column {
             case WRONG -> r.wrong() < 0 ? null : r.wrong();
             case SKIPPED -> r.skipped();
             case REPEATS -> r.how().known() ? (long) r.how().repeats() : null;
+            case ITERS -> r.how().known() && r.how().iters() > 0 ? (long) r.how().iters() : null;
             case ATTEMPTS -> r.how().known() ? (long) r.how().attempts() : null;
             case SPREAD_PCT -> finite(r.how().spreadPct());
             case REPEAT_MIN_US -> finite(r.how().repeatMinUs());

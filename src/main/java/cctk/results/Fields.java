@@ -67,6 +67,7 @@ final class Fields {
             return Result.Obtained.UNKNOWN;
         }
         return new Result.Obtained((int) Math.min(repeats, Integer.MAX_VALUE), (int) Math.min(Integer.MAX_VALUE,
+            whole(Column.ITERS, 0)), (int) Math.min(Integer.MAX_VALUE,
             Math.max(repeats, whole(Column.ATTEMPTS, repeats))), number(Column.SPREAD_PCT),
             number(Column.REPEAT_MIN_US), number(Column.REPEAT_MAX_US), number(Column.FIRST_TIME_US),
             text(Column.RETIMED));

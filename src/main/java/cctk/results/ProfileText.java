@@ -49,8 +49,10 @@ final class ProfileText {
     static String how(final Map<String, Object> args) {
         final Object repeats = args.get("repeats");
         final boolean retime = !Boolean.FALSE.equals(args.get("retime"));
+        final Object window = args.get("window_ms");
         return "each row: up to " + args.get("warmup_iters") + " warm-up (as many as fit in 10% of the timed loop) + "
-            + args.get("iters") + " timed iterations, "
+            + args.get("iters") + " timed iterations" + (window instanceof Number w && w.longValue() > 0 ? " (more"
+            + " where the loop would last less than " + w + " ms, up to 20x)" : "") + ", "
             + (repeats == null ? "1 timed loop" : repeats + " timed loop(s) interleaved with the other points of its"
             + " size, the median reported") + "; " + (retime ? "a loop during which a JIT compile or a collection ran"
             + " on some rank is timed again, up to 3 times" : "raw: no loop timed again (retime: false)");
@@ -104,6 +106,9 @@ final class ProfileText {
         if (m.how().known()) {
             sb.append(" | spread: ").append(Double.isFinite(m.how().spreadPct()) ? Numbers.fixed(m.how().spreadPct(), 1)
                 + "%" : "-").append(" | loops: ").append(m.how().attempts()).append('/').append(m.how().repeats());
+            if (m.how().iters() > 0) {
+                sb.append(" x ").append(m.how().iters()).append(" iters");
+            }
             if (m.how().retimed() != null) {
                 sb.append(" (").append(m.how().retimed()).append(')');
             }

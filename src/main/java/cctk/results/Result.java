@@ -38,6 +38,8 @@ public record Result(Run run, String collective, String dtype, String op, int ro
      * {@code attempts} counts every timed loop of the row.
      *
      * @param repeats     timed repeats the figure is the median of (0: unknown)
+     * @param iters       timed iterations in the median repeat's loop: the spec's {@code iters}, or more where a loop
+     *                    that short would last less than {@code benchmark.window_ms} (0: unknown)
      * @param attempts    timed loops run for the row, re-timed ones included (0: unknown)
      * @param spreadPct   (slowest - fastest repeat) / the row's time, percent; NaN with one repeat or unknown
      * @param repeatMinUs the fastest repeat's time, NaN when unknown
@@ -46,11 +48,11 @@ public record Result(Run run, String collective, String dtype, String op, int ro
      * @param retimed     why loops were timed again ({@code "jit 2, gc 1"}; {@code "; 1 kept disturbed"} when a
      *                    repeat was still disturbed on its last attempt), or null when none was
      */
-    public record Obtained(int repeats, int attempts, double spreadPct, double repeatMinUs, double repeatMaxUs,
+    public record Obtained(int repeats, int iters, int attempts, double spreadPct, double repeatMinUs, double repeatMaxUs,
                            double firstTimeUs, String retimed) {
 
         /** What a file that does not record it says: nothing. */
-        public static final Obtained UNKNOWN = new Obtained(0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+        public static final Obtained UNKNOWN = new Obtained(0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
             null);
 
         /** True when the file recorded how the row was obtained. */

@@ -26,29 +26,50 @@ import java.util.List;
  *                       reports the median one and the spread between them
  * @param retime         true: a timed loop during which a JIT compile or a collection ran on some rank is timed again
  *                       (up to 3 more times); false: raw measurement, every first loop kept
+ * @param windowMillis   the shortest a timed loop lasts: a loop of {@code iters} quicker calls runs more of them, up to
+ *                       {@link #MAX_WINDOW_FACTOR} x iters (0: exactly iters, as nccl-tests)
  */
 public record Benchmark(List<String> backends, List<Integer> taskCounts, List<CollectiveType> collectives,
                         List<MessageSize> sizes, List<DType> dtypes, List<ReduceOp> ops, int warmupIters,
                         int iters, int checkIters, InPlace inPlace, int root, Imbalance alltoallv,
-                        int timeoutSeconds, int jitWarmupSeconds, int repeats, boolean retime) {
+                        int timeoutSeconds, int jitWarmupSeconds, int repeats, boolean retime, int windowMillis) {
 
     /** Repeats per point when the spec names none: the median of three stands against one disturbed loop. */
     public static final int DEFAULT_REPEATS = 3;
 
-    /** A benchmark with the default repeats and re-timing. */
+    /**
+     * The shortest timed loop when the spec names none: a 20-iteration loop of 25 us calls (1 MiB on shared memory)
+     * lasts 0.5 ms, and one scheduler hiccup in it moves its mean several-fold.
+     */
+    public static final int DEFAULT_WINDOW_MILLIS = 10;
+    /** A loop stretched to its window runs at most this many times iters. */
+    public static final int MAX_WINDOW_FACTOR = 20;
+
+    /** A benchmark with the default repeats and re-timing, and loops of exactly {@code iters} (no window). */
     public Benchmark(final List<String> backends, final List<Integer> taskCounts,
                      final List<CollectiveType> collectives, final List<MessageSize> sizes, final List<DType> dtypes,
                      final List<ReduceOp> ops, final int warmupIters, final int iters, final int checkIters,
                      final InPlace inPlace, final int root, final Imbalance alltoallv, final int timeoutSeconds,
                      final int jitWarmupSeconds) {
         this(backends, taskCounts, collectives, sizes, dtypes, ops, warmupIters, iters, checkIters, inPlace, root,
-            alltoallv, timeoutSeconds, jitWarmupSeconds, DEFAULT_REPEATS, true);
+            alltoallv, timeoutSeconds, jitWarmupSeconds, DEFAULT_REPEATS, true, 0);
     }
 
     /** The same benchmark with {@code n} repeats and re-timing on or off. */
     public Benchmark withRepeats(final int n, final boolean retimeLoops) {
         return new Benchmark(backends, taskCounts, collectives, sizes, dtypes, ops, warmupIters, iters, checkIters,
-            inPlace, root, alltoallv, timeoutSeconds, jitWarmupSeconds, n, retimeLoops);
+            inPlace, root, alltoallv, timeoutSeconds, jitWarmupSeconds, n, retimeLoops, windowMillis);
+    }
+
+    /** The same benchmark with timed loops of at least {@code millis} (0: exactly iters). */
+    public Benchmark withWindow(final int millis) {
+        return new Benchmark(backends, taskCounts, collectives, sizes, dtypes, ops, warmupIters, iters, checkIters,
+            inPlace, root, alltoallv, timeoutSeconds, jitWarmupSeconds, repeats, retime, millis);
+    }
+
+    /** The most iterations a timed loop runs. */
+    public int maxLoopIters() {
+        return windowMillis > 0 ? Math.max(1, iters) * MAX_WINDOW_FACTOR : Math.max(1, iters);
     }
 
     /** Seconds a rank may spend warming its JIT before the sweep, unless the spec says otherwise. */

@@ -24,6 +24,7 @@ final class BenchmarkBuilder {
     private static final int MAX_TIMEOUT = 86_400;
     private static final int MAX_JIT_WARMUP = 600;
     private static final int MAX_REPEATS = 1000;
+    private static final int MAX_WINDOW_MILLIS = 60_000;
     private static final double MAX_SPREAD = 1e6;
 
     private BenchmarkBuilder() {
@@ -52,9 +53,10 @@ final class BenchmarkBuilder {
                 Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
         final int repeats = s.integer("repeats", 1, MAX_REPEATS, Benchmark.DEFAULT_REPEATS);
         final boolean retime = s.bool("retime", true);
+        final int window = s.integer("window_ms", 0, MAX_WINDOW_MILLIS, Benchmark.DEFAULT_WINDOW_MILLIS);
         s.finish();
         return new Benchmark(backends, tasks, collectives, sizes, dtypes, ops, warmup, iters, checkIters, inPlace,
-                root, imbalance, timeout, jitWarmup, repeats, retime);
+                root, imbalance, timeout, jitWarmup, repeats, retime, window);
     }
 
     private static List<String> backends(final Section s, final Resources r, final NcclOptions nccl) {

@@ -130,6 +130,7 @@ public final class SpecWriter {
         m.add(entry("jit_warmup", number(b.jitWarmupSeconds())));
         m.add(entry("repeats", number(b.repeats())));
         m.add(entry("retime", plain(Tag.BOOL, Boolean.toString(b.retime()))));
+        m.add(entry("window_ms", number(b.windowMillis())));
         return map(m);
     }
 

@@ -66,4 +66,25 @@ class RankReductionTest {
             assertThat(s.p99Us()).isEqualTo(4.0);
         }
     }
+
+    @Test
+    void vectorsOfAnyLengthUpToTheCapacityFollowEachOther() {
+        // loops that ran more iterations (a window to fill) make longer vectors than the one before
+        final List<double[]> got = ThreadCommunicator.run(2, ThreadCommunicator.shared(2), comm -> {
+            try (RankReduction red = new RankReduction(comm, 40)) {
+                final double[] v = new double[40];
+                for (final int length : new int[] {8, 40, 10, 40}) {
+                    java.util.Arrays.fill(v, comm.rank() + length);
+                    red.allReduce(v, length, (into, other, n) -> {
+                        for (int i = 0; i < n; i++) {
+                            into[i] = Math.max(into[i], other[i]);
+                        }
+                    });
+                    assertThat(v[length - 1]).isEqualTo(1 + length);
+                }
+                return v;
+            }
+        });
+        assertThat(got).hasSize(2);
+    }
 }

@@ -27,14 +27,14 @@ class LocalSpecsTest {
 
     private static LocalSpecs.Flags flags(final List<Integer> nproc, final String backend, final List<String> colls,
                                           final List<String> sizes) {
-        return new LocalSpecs.Flags(nproc, backend, colls, sizes, List.of(), List.of(), null, null, null, null, null, null, null);
+        return new LocalSpecs.Flags(nproc, backend, colls, sizes, List.of(), List.of(), null, null, null, null, null, null, null, null);
     }
 
     @Test
     void flagsBecomeTheBenchmark() {
         final JobSpec spec = LocalSpecs.fromFlags(new LocalSpecs.Flags(List.of(2, 4), "tcp",
             List.of("all_reduce", "broadcast"), List.of("4MiB", "512KiB", "64B", "1024"), List.of("bfloat16", "int8"),
-            List.of("max", "sum"), 0, 50, 3, "false", Path.of("out/x"), 5, false));
+            List.of("max", "sum"), 0, 50, 3, "false", Path.of("out/x"), 5, false, 0));
         final Benchmark b = spec.benchmark();
         assertThat(b.taskCounts()).containsExactly(2, 4);
         assertThat(b.backends()).containsExactly("tcp");
@@ -47,6 +47,7 @@ class LocalSpecsTest {
         assertThat(b.inPlace()).isEqualTo(Benchmark.InPlace.OUT_OF_PLACE);
         assertThat(b.repeats()).isEqualTo(5);
         assertThat(b.retime()).isFalse();
+        assertThat(b.windowMillis()).isZero();
         assertThat(spec.job().outputDir()).isEqualTo("out/x");
         assertThat(spec.resources().tasksPerNode()).isEqualTo(4);
         assertThat(spec.cluster().name()).isEqualTo("local");
@@ -72,13 +73,13 @@ class LocalSpecsTest {
         assertThatThrownBy(() -> LocalSpecs.fromFlags(flags(List.of(2), null, List.of("allreduce"), List.of())))
             .hasMessageStartingWith("--collectives: unknown name 'allreduce'").hasMessageContaining("all_reduce");
         assertThatThrownBy(() -> LocalSpecs.fromFlags(new LocalSpecs.Flags(List.of(2), null, List.of(), List.of(),
-            List.of("float31"), List.of(), null, null, null, null, null, null, null))).hasMessageStartingWith("--dtypes:");
+            List.of("float31"), List.of(), null, null, null, null, null, null, null, null))).hasMessageStartingWith("--dtypes:");
         assertThatThrownBy(() -> LocalSpecs.fromFlags(new LocalSpecs.Flags(List.of(2), null, List.of(), List.of(),
-            List.of(), List.of(), null, 0, null, null, null, null, null))).hasMessageStartingWith("--iters: expected 1");
+            List.of(), List.of(), null, 0, null, null, null, null, null, null))).hasMessageStartingWith("--iters: expected 1");
         assertThatThrownBy(() -> LocalSpecs.fromFlags(new LocalSpecs.Flags(List.of(2), null, List.of(), List.of(),
-            List.of(), List.of(), null, null, null, null, null, 0, null))).hasMessageStartingWith("--repeats: expected 1");
+            List.of(), List.of(), null, null, null, null, null, 0, null, null))).hasMessageStartingWith("--repeats: expected 1");
         assertThatThrownBy(() -> LocalSpecs.fromFlags(new LocalSpecs.Flags(List.of(2), null, List.of(), List.of(),
-            List.of(), List.of(), null, null, null, "sometimes", null, null, null))).hasMessageStartingWith("--in-place:");
+            List.of(), List.of(), null, null, null, "sometimes", null, null, null, null))).hasMessageStartingWith("--in-place:");
     }
 
     @Test

@@ -64,8 +64,8 @@ final class CompareRuns {
         final double factor = "all_reduce".equals(collective) ? 2.0 * (run.world() - 1) / run.world()
             : (run.world() - 1.0) / run.world();
         final double alg = size / time / 1e3;
-        final Result.Obtained how = t.length < 2 ? new Result.Obtained(1, 1, Double.NaN, time, time, time, null)
-            : new Result.Obtained(t.length, t.length, (t[t.length - 1] - t[0]) / time * 100, t[0], t[t.length - 1],
+        final Result.Obtained how = t.length < 2 ? new Result.Obtained(1, 20, 1, Double.NaN, time, time, time, null)
+            : new Result.Obtained(t.length, 20, t.length, (t[t.length - 1] - t[0]) / time * 100, t[0], t[t.length - 1],
             time, null);
         return new Result(run, collective, "float32", "sum", -1, size, size / 4, false, time, time * 0.97, time,
             time * 1.1, 3, alg, alg * factor, 0, null, how);

@@ -150,6 +150,9 @@ class ConfigsTest {
         assertThat(b.alltoallv()).isEqualTo(new Benchmark.Imbalance(4, null));
         assertThat(b.timeoutSeconds()).isEqualTo(120);
         assertThat(b.jitWarmupSeconds()).isEqualTo(Benchmark.DEFAULT_JIT_WARMUP_SECONDS);
+        assertThat(b.repeats()).isEqualTo(Benchmark.DEFAULT_REPEATS);
+        assertThat(b.retime()).isTrue();
+        assertThat(b.windowMillis()).isEqualTo(Benchmark.DEFAULT_WINDOW_MILLIS);
     }
 
     @Test
@@ -158,7 +161,8 @@ class ConfigsTest {
         final JobSpec s = SpecParser.parse(SpecFiles.write(dir, "forms.yaml", "job: {name: f, time_limit: 90}\n"
                 + "resources: {nodes: 1, tasks_per_node: 4}\n"
                 + "benchmark: {tasks: 2, collectives: [all-reduce, broadcast], sizes: [1048576, 4MiB, 1MB],"
-                + " in_place: false, timeout: 2m, jit_warmup: 1m, alltoallv: {spread: 2.5, matrix: m.txt}, dtypes: float64}\n"));
+                + " in_place: false, timeout: 2m, jit_warmup: 1m, alltoallv: {spread: 2.5, matrix: m.txt}, dtypes: float64,"
+                + " repeats: 5, retime: false, window_ms: 0}\n"));
         assertThat(s.job().timeLimit()).isEqualTo("01:30:00");
         assertThat(s.benchmark().taskCounts()).containsExactly(2);
         assertThat(s.benchmark().collectives()).containsExactly(CollectiveType.ALL_REDUCE, CollectiveType.BROADCAST);
@@ -167,6 +171,11 @@ class ConfigsTest {
         assertThat(s.benchmark().inPlace()).isEqualTo(Benchmark.InPlace.OUT_OF_PLACE);
         assertThat(s.benchmark().timeoutSeconds()).isEqualTo(120);
         assertThat(s.benchmark().jitWarmupSeconds()).isEqualTo(60);
+        assertThat(s.benchmark().repeats()).isEqualTo(5);
+        assertThat(s.benchmark().retime()).isFalse();
+        assertThat(s.benchmark().windowMillis()).isZero();
+        assertThat(s.job().timeLimitSeconds()).isEqualTo(5400);
+        assertThat(cctk.spec.Job.seconds("1-00:00:30")).isEqualTo(86_430);
         assertThat(s.benchmark().alltoallv().spread()).isEqualTo(2.5);
         assertThat(s.benchmark().alltoallv().matrixFile()).isEqualTo(matrix.toAbsolutePath().toString());
         final JobSpec again = SpecParser.parse(SpecFiles.write(dir, "out/frozen.yaml", SpecWriter.toYaml(s)));

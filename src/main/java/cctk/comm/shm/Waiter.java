@@ -88,7 +88,10 @@ final class Waiter {
         final long budget = spinBudget;
         boolean spinning = budget > 0;
         int yielded = 0;
+        long now = start;
+        long lastMiss = start;
         while (!reached(kind, peer, target)) {
+            lastMiss = now; // read before the check that just failed: the peer came after it
             if (spinning) {
                 Thread.onSpinWait();
             } else if (yielded < yields) {
@@ -100,7 +103,7 @@ final class Waiter {
             }
             round++;
             if (!spinning || (round & 63) == 0) {
-                final long now = System.nanoTime();
+                now = System.nanoTime();
                 spinning &= now - start < budget;
                 if (now - check >= 0) {
                     verify(kind, peer, target);
@@ -111,26 +114,33 @@ final class Waiter {
                 }
             }
         }
-        adapt(System.nanoTime() - start, budget);
+        // how long the peer took at least: a rank that parked learns when it woke, not when the peer came
+        adapt(lastMiss - start, budget);
     }
 
     /**
-     * After a wait of {@code took} ns that spun for at most {@code budget}: the next wait's spin. A spin that caught the
-     * peer may grow; a wait that outlasted the spin but stayed short ({@value #SHORT_WAIT_NANOS} ns, less than a
-     * park's wake-up) would have been caught by a spin twice as long; a longer one halves the spin, as spinning on it
-     * only held a core.
+     * After a wait whose peer came at least {@code took} ns after it began (the last time it was seen missing: a rank
+     * that parked learns when it woke, not when the peer came, so a short wait never looks long because of its own
+     * wake-up), that spun for at most {@code budget}: the next wait's spin. A spin that caught the peer may grow; a wait
+     * that outlasted the spin but stayed short ({@value #SHORT_WAIT_NANOS} ns) would have been caught by a spin twice
+     * as long; a longer one halves the spin, as spinning on it only held a core.
      */
     private void adapt(final long took, final long budget) {
-        if (spinNanos == 0) {
-            return;
+        spinBudget = nextSpin(spinNanos, budget, took);
+    }
+
+    /** The spin after a wait of {@code took} ns that spun for at most {@code budget}, of at most {@code max}. */
+    static long nextSpin(final long max, final long budget, final long took) {
+        if (max == 0) {
+            return 0;
         }
         if (took <= budget) {
-            spinBudget = Math.min(spinNanos, Math.max(SPIN_FLOOR_NANOS, budget * 2));
-        } else if (took < SHORT_WAIT_NANOS) {
-            spinBudget = Math.min(spinNanos, Math.max(SPIN_FLOOR_NANOS, Math.max(budget, took) * 2));
-        } else {
-            spinBudget = budget / 2;
+            return Math.min(max, Math.max(SPIN_FLOOR_NANOS, budget * 2));
         }
+        if (took < SHORT_WAIT_NANOS) {
+            return Math.min(max, Math.max(SPIN_FLOOR_NANOS, Math.max(budget, took) * 2));
+        }
+        return budget / 2;
     }
 
     private long value(final int kind, final int p) {

@@ -1,0 +1,140 @@
+package cctk.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.ExitCode;
+import cctk.bench.fixture.ThreadCommunicator;
+import cctk.coll.CollectiveType;
+import cctk.comm.CommBuffer;
+import cctk.comm.Communicator;
+import cctk.comm.DType;
+import cctk.comm.ForwardingCommunicator;
+import cctk.comm.MemoryStore;
+import cctk.comm.ReduceOp;
+import cctk.results.Result;
+import cctk.results.ResultReader;
+import cctk.results.ResultSet;
+import cctk.spec.Benchmark;
+import cctk.spec.MessageSize;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Repeats through the harness: interleaved loops, rows that say how they were obtained, raw measurement. */
+@Timeout(120)
+class RepeatsHarnessTest {
+
+    @TempDir
+    Path dir;
+
+    /** Rank 0's timed loops in order: the collective of the first call after each barrier. */
+    private final List<String> order = new ArrayList<>();
+    private boolean afterBarrier;
+
+    private final class Recording extends ForwardingCommunicator {
+        Recording(final Communicator inner) {
+            super(inner);
+        }
+
+        private void note(final String name, final long count) {
+            if (rank() == 0 && count > 1 && afterBarrier) {
+                order.add(name);
+                afterBarrier = false;
+            }
+        }
+
+        @Override
+        public void barrier() {
+            afterBarrier = rank() == 0;
+            super.barrier();
+        }
+
+        @Override
+        public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                              final ReduceOp op) {
+            note("AR", count);
+            super.allReduce(send, recv, count, type, op);
+        }
+
+        @Override
+        public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                              final int root) {
+            note("BC", count);
+            super.broadcast(send, recv, count, type, root);
+        }
+    }
+
+    private ResultSet run(final Benchmark b, final StringWriter progress) throws IOException {
+        final MemoryStore store = new MemoryStore(2, java.time.Duration.ofSeconds(20));
+        final List<ExitCode> codes = ThreadCommunicator.run(2, ThreadCommunicator.shared(2), comm -> {
+            final RunContext ctx = new RunContext("t", Path.of("t.yaml"), "job3", new cctk.results.RankInfo(
+                comm.rank(), "h", 1, 0, 0, "cpu", "default"), dir, Map.of());
+            return new Harness(new Recording(comm), store, HarnessTest.spec(b), ctx, new PrintWriter(progress)).run();
+        });
+        assertThat(codes).containsOnly(ExitCode.OK);
+        return ResultReader.read(List.of(HarnessTest.file(dir, ".json")));
+    }
+
+    private static Benchmark twoCollectivesTwoSizes() {
+        return HarnessTest.bench(List.of(CollectiveType.ALL_REDUCE, CollectiveType.BROADCAST),
+            List.of(DType.FLOAT32), List.of(ReduceOp.SUM), List.of(new MessageSize(4096, false),
+                new MessageSize(8192, false)), 1, Benchmark.InPlace.OUT_OF_PLACE);
+    }
+
+    @Test
+    void repeatsAreInterleavedWithTheOtherPointsOfTheirSize() throws IOException {
+        run(twoCollectivesTwoSizes().withRepeats(3, false), new StringWriter());
+        // per size: repeat 1 in plan order, repeat 2 reversed, repeat 3 in plan order; then the next size
+        assertThat(order).containsExactly("AR", "BC", "BC", "AR", "AR", "BC", "AR", "BC", "BC", "AR", "AR", "BC");
+    }
+
+    @Test
+    void everyRowSaysHowItWasObtained() throws IOException {
+        final Benchmark b = twoCollectivesTwoSizes();
+        assertThat(b.repeats()).isEqualTo(Benchmark.DEFAULT_REPEATS).isEqualTo(3);
+        assertThat(b.retime()).isTrue();
+        final ResultSet set = run(b, new StringWriter());
+        assertThat(order.size()).isEqualTo(set.results().stream().mapToInt(r -> r.how().attempts()).sum());
+        assertThat(set.results()).hasSize(4).allSatisfy(r -> {
+            final Result.Obtained how = r.how();
+            assertThat(how.repeats()).isEqualTo(3);
+            assertThat(how.attempts()).isGreaterThanOrEqualTo(3);
+            assertThat(how.repeatMinUs()).isLessThanOrEqualTo(r.timeUs());
+            assertThat(how.repeatMaxUs()).isGreaterThanOrEqualTo(r.timeUs());
+            assertThat(how.spreadPct()).isFinite().isGreaterThanOrEqualTo(0);
+            assertThat(how.firstTimeUs()).isPositive();
+            assertThat(how.attempts() > 3).isEqualTo(how.retimed() != null && !how.retimed().contains("kept"));
+            assertThat(r.minUs()).isLessThanOrEqualTo(r.timeUs());
+            assertThat(r.wrong()).isZero();
+        });
+        final String text = Files.readString(HarnessTest.file(dir, ".txt"));
+        assertThat(text).contains("# each row: up to 1 warm-up", "3 timed loop(s) interleaved", "| spread: ",
+            "| loops: ", "# Time: rank 0 started in ");
+        final String csv = Files.readString(HarnessTest.file(dir, ".csv"));
+        assertThat(csv.lines().findFirst().orElseThrow()).endsWith(
+            "repeats,attempts,spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed");
+    }
+
+    @Test
+    void rawMeasurementKeepsEveryFirstLoop() throws IOException {
+        final Benchmark b = HarnessTest.bench(List.of(CollectiveType.ALL_GATHER), List.of(DType.FLOAT32),
+            List.of(ReduceOp.SUM), List.of(new MessageSize(4096, false)), 1, Benchmark.InPlace.BOTH)
+            .withRepeats(2, false);
+        final ResultSet set = run(b, new StringWriter());
+        assertThat(set.results()).hasSize(2).allSatisfy(r -> {
+            assertThat(r.how().repeats()).isEqualTo(2);
+            assertThat(r.how().attempts()).isEqualTo(2);
+            assertThat(r.how().retimed()).isNull();
+        });
+        assertThat(Files.readString(HarnessTest.file(dir, ".txt"))).contains("raw: no loop timed again");
+        assertThat(set.runs().get(0).args()).containsEntry("repeats", 2L).containsEntry("retime", false);
+    }
+}
