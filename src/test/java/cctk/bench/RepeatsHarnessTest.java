@@ -37,7 +37,7 @@ class RepeatsHarnessTest {
 
     /** Rank 0's timed loops in order: the collective of the first call after each barrier. */
     private final List<String> order = new ArrayList<>();
-    private boolean afterBarrier;
+    private volatile boolean afterBarrier;
 
     private final class Recording extends ForwardingCommunicator {
         Recording(final Communicator inner) {
@@ -53,7 +53,9 @@ class RepeatsHarnessTest {
 
         @Override
         public void barrier() {
-            afterBarrier = rank() == 0;
+            if (rank() == 0) {
+                afterBarrier = true;
+            }
             super.barrier();
         }
 
@@ -120,7 +122,7 @@ class RepeatsHarnessTest {
             "| loops: ", "# Time: rank 0 started in ");
         final String csv = Files.readString(HarnessTest.file(dir, ".csv"));
         assertThat(csv.lines().findFirst().orElseThrow()).endsWith(
-            "repeats,attempts,spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed");
+            "repeats,iters,attempts,spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed");
     }
 
     @Test

@@ -133,7 +133,7 @@ class ResultFormatTest {
         final List<String> names = Column.csv(true).stream().map(Column::header).toList();
         assertThat(names).doesNotHaveDuplicates().hasSize(Column.values().length);
         assertThat(Column.csvHeader(false)).isEqualTo("backend,world_size,collective,dtype,op,root,size_bytes,"
-            + "count,in_place,time_us,min_us,p50_us,p99_us,cv_pct,algbw_gbps,busbw_gbps,wrong,skipped,repeats,attempts,"
+            + "count,in_place,time_us,min_us,p50_us,p99_us,cv_pct,algbw_gbps,busbw_gbps,wrong,skipped,repeats,iters,attempts,"
             + "spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed");
         final Map<String, Object> row = ResultJson.row(results(run()).get(0));
         assertThat(row.keySet()).containsExactlyElementsOf(Column.csv(false).stream()
