@@ -34,8 +34,10 @@ public final class ShmCommunicator implements Communicator {
     private final Staging staging;
     private String failure;
     private boolean closed;
+    private final Waiter waiter;
 
     private ShmCommunicator(final ShmOptions options, final Members members, final Waiter waiter) {
+        this.waiter = waiter;
         this.options = options;
         this.members = members;
         this.own = new OwnSegments(members);
@@ -61,14 +63,18 @@ public final class ShmCommunicator implements Communicator {
             StaleSegments.clean(options.directory());
         }
         final Members members = Members.meet(options, rank, size, store);
+        Waiter waiter = null;
         try {
-            final Waiter waiter = new Waiter(members, options.deadline().toNanos());
+            waiter = new Waiter(members, options.deadline().toNanos());
             waiter.operation("connect", -1, null);
             members.controls[rank].epochRelease(1);
             waiter.await(Waiter.EPOCH, -1, 1, false);
             members.unlinkOwn();
             return new ShmCommunicator(options, members, waiter);
         } catch (final RuntimeException e) {
+            if (waiter != null) {
+                waiter.close();
+            }
             members.close();
             throw e;
         }
@@ -338,6 +344,7 @@ public final class ShmCommunicator implements Communicator {
             return;
         }
         closed = true;
+        waiter.close();
         own.close();
         peers.close();
         reducing.close();
