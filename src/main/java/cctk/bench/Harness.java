@@ -2,10 +2,8 @@ package cctk.bench;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.coll.Case;
 import cctk.coll.Collective;
 import cctk.coll.Group;
-import cctk.coll.Layout;
 import cctk.comm.Communicator;
 import cctk.comm.Store;
 import cctk.results.ConsoleTable;
@@ -177,17 +175,17 @@ public final class Harness {
      */
     private void measureBlock(final List<SweepPlan.Point> block, final Group group, final int done, final int total) {
         final int repeats = Math.max(1, spec.benchmark().repeats());
-        final List<Row> rows = new ArrayList<>();
+        final List<PointRows.Row> rows = new ArrayList<>();
         for (final SweepPlan.Point p : block) {
             current = p;
             ctx.hook().beforePoint(comm.rank(), p.size() == null ? -1 : spec.benchmark().sizes().indexOf(p.size()));
-            rows.addAll(rowsOf(p, group, repeats));
+            rows.addAll(PointRows.of(p, group, repeats, spec.benchmark(), comm, buffers, run));
         }
         for (int r = 0; r < repeats; r++) {
             for (int k = 0; k < rows.size(); k++) {
-                final Row row = rows.get(r % 2 == 0 ? k : rows.size() - 1 - k);
-                if (row.repeats != null) {
-                    current = row.point;
+                final PointRows.Row row = rows.get(r % 2 == 0 ? k : rows.size() - 1 - k);
+                if (row.repeats() != null) {
+                    current = row.point();
                     measureOnce(row, r == repeats - 1);
                 }
             }
@@ -195,9 +193,9 @@ public final class Harness {
         int n = done;
         for (final SweepPlan.Point p : block) {
             final List<Result> ms = new ArrayList<>();
-            for (final Row row : rows) {
-                if (row.point == p) {
-                    ms.add(row.result());
+            for (final PointRows.Row row : rows) {
+                if (row.point() == p) {
+                    ms.add(row.result(run));
                 }
             }
             final Line line = new Line(p.coll().type().title(), p.requested(), p.type() == null ? 1 : p.type().bytes(),
@@ -334,92 +332,20 @@ public final class Harness {
         return cctk.coll.AllToAllV.spreadWeights(comm.size(), im == null ? 1.0 : Math.max(1.0, im.spread()));
     }
 
-    /**
-     * One row of a point in the making: its layout and call, and either the reason it is skipped or its repeats so far.
-     */
-    private final class Row {
-        final SweepPlan.Point point;
-        final Case c;
-        final boolean inPlace;
-        final RowKey key;
-        final Result skipped;
-        final RowRepeats repeats;
-
-        Row(final SweepPlan.Point point, final Case c, final boolean inPlace, final RowKey key, final Result skipped,
-            final int n) {
-            this.point = point;
-            this.c = c;
-            this.inPlace = inPlace;
-            this.key = key;
-            this.skipped = skipped;
-            this.repeats = skipped == null ? new RowRepeats(n) : null;
-        }
-
-        Result result() {
-            if (skipped != null) {
-                return skipped;
-            }
-            final IterationStats s = repeats.median();
-            final double algBw = c.layout().sizeBytes() / s.timeUs() / 1e3;
-            return key.measured(run, inPlace, s, algBw, algBw * point.coll().busBwFactor(c.world()), repeats.wrong(),
-                repeats.obtained());
-        }
-    }
-
-    /** The rows of one point: out of place, in place, as the spec asks; a row that cannot be measured says why. */
-    private List<Row> rowsOf(final SweepPlan.Point p, final Group group, final int repeats) {
-        final Benchmark b = spec.benchmark();
-        final Collective coll = p.coll();
-        final long requested = p.requested();
-        final Layout layout = coll.carriesData() ? coll.layout(requested, p.type(), group)
-            : Layout.of(0, 0, 0, 0, 0, 0);
-        final int root = coll.rooted() ? b.root() : -1;
-        final Case c = new Case(p.type(), p.op(), comm.size(), comm.rank(), Math.max(root, 0), 0, layout);
-        final RowKey key = new RowKey(coll.type().specName(), p.type() == null ? null : p.type().specName(),
-            p.op() == null ? null : p.op().specName(), root, layout.sizeBytes(), layout.count());
-        final List<Row> rows = new ArrayList<>();
-        if (!coll.carriesData() || b.inPlace().runsOutOfPlace()) {
-            rows.add(new Row(p, c, false, key, skipReason(coll, c, false, key, requested), repeats));
-        }
-        if (coll.carriesData() && b.inPlace().runsInPlace()) {
-            final Result noInPlace = coll.hasInPlace() ? null
-                : key.skipped(run, true, coll.type().specName() + " has no in-place form");
-            rows.add(new Row(p, c, true, key, noInPlace != null ? noInPlace : skipReason(coll, c, true, key,
-                requested), repeats));
-        }
-        return rows;
-    }
-
-    /** Why this row cannot be measured, as a skipped result; null when it can. */
-    private Result skipReason(final Collective coll, final Case c, final boolean inPlace, final RowKey row,
-                              final long requested) {
-        final String unsupported = comm.unsupported(coll.type().specName(), c.type(), c.op(), inPlace);
-        if (unsupported != null) {
-            return row.skipped(run, inPlace, unsupported);
-        }
-        if (coll.carriesData() && c.layout().sizeBytes() == 0) {
-            return row.skipped(run, inPlace, "the size rounds down to 0 bytes per rank for " + c.world() + " ranks");
-        }
-        if (coll.carriesData() && !buffers.fits(requested)) {
-            return row.skipped(run, inPlace, buffers.reason());
-        }
-        return null;
-    }
-
     /** One repeat of a row, combined over the ranks by one reduction; {@code check}: it also runs the checks. */
-    private void measureOnce(final Row row, final boolean check) {
-        final Collective coll = row.point.coll();
-        final MeasureStep.Result mine = step.run(coll, row.c, coll.carriesData() ? buffers.slices(row.c.layout(),
-            row.inPlace) : null, check);
+    private void measureOnce(final PointRows.Row row, final boolean check) {
+        final Collective coll = row.point().coll();
+        final MeasureStep.Result mine = step.run(coll, row.c(), coll.carriesData() ? buffers.slices(row.c().layout(),
+            row.inPlace()) : null, check);
         loopNanos += mine.loopNanos();
         loops += mine.attempts();
         final int n = PointStats.encode(mine, comm.rank(), figures);
         reduction.allReduce(figures, n, PointStats.RULE);
         dataNanos += figures[PointStats.DATA_NANOS];
         dataBytes += figures[PointStats.DATA_BYTES];
-        row.repeats.add(figures, n, mine, check);
+        row.repeats().add(figures, n, mine, check);
         if (check) {
-            anyWrong |= row.repeats.wrong() > 0;
+            anyWrong |= row.repeats().wrong() > 0;
         }
     }
 }

@@ -5,8 +5,9 @@ package cctk.bench;
  * {@code SLOTS + iterations} numbers, {@link RankReduction} combines the vectors over all ranks with {@link #RULE},
  * and every rank reads the same figures back. Slot by slot: the largest per-rank mean (the reported time) and the
  * lowest rank that had it, the summed wrong elements, whether any rank did not check, the summed fill/check time
- * and bytes, the largest per-rank mean of the first timed loop, and then the iteration times of that slowest rank, which travel with it: min, p50, p99 and cv are
- * that rank's own ({@link IterationStats}), so the reported time, its mean, always lies between its min and max.
+ * and bytes, the largest per-rank mean of the first timed loop, and then the iteration times of that slowest rank,
+ * which travel with it: min, p50, p99 and cv are that rank's own ({@link IterationStats}), so the reported time, its
+ * mean, always lies between its min and max.
  * <b>Note:</b> threadsafe (no state).
  */
 final class PointStats {

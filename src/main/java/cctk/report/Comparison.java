@@ -142,7 +142,7 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
      * inside one run: measured on this project's 2-vCPU VM, single cells of back-to-back runs of one spec moved up to
      * 1.6-fold beyond a ±21 % band. So a cell judged on a single run per side (not {@link Basis#RUNS}) is flagged
      * only when its change agrees with a tendency of the whole comparison (the sign test over all cells gives p below
-     * {@value #LONE_ALPHA} in its direction), or lies beyond {@value #LONE_FACTOR}x either way; else it is a lone cell
+     * {@value #LONE_ALPHA} in its direction), or reaches {@value #LONE_FACTOR}x either way; else it is a lone cell
      * within the noise between runs. Cells judged on repeated runs keep their flags.
      */
     private static List<Change> loneCellsWithinNoise(final List<Change> changes) {
@@ -154,7 +154,7 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
         for (final Change c : changes) {
             final boolean flagged = c.flag() == Flag.REGRESSED || c.flag() == Flag.IMPROVED;
             final boolean trend = c.flag() == Flag.REGRESSED ? slowerTrend : fasterTrend;
-            final boolean large = c.ratio() > LONE_FACTOR || c.ratio() < 1 / LONE_FACTOR;
+            final boolean large = c.ratio() >= LONE_FACTOR || c.ratio() <= 1 / LONE_FACTOR;
             out.add(flagged && c.basis() != Basis.RUNS && !trend && !large ? new Change(c.base(), c.next(), c.ratio(),
                 c.spread(), c.median(), c.runs(), Flag.NOISE, c.basis()) : c);
         }
@@ -163,8 +163,11 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
 
     /** The sign test's level below which the whole comparison has a tendency that single-run cells may follow. */
     static final double LONE_ALPHA = 0.05;
-    /** A single-run cell that moved this far (either way) is flagged without a tendency of the whole. */
-    static final double LONE_FACTOR = 2.0;
+    /**
+     * A single-run cell that moved this far (either way) is flagged without a tendency of the whole: beyond the 1.6x
+     * that back-to-back runs of one spec showed in single cells on a shared 2-vCPU VM.
+     */
+    static final double LONE_FACTOR = 1.75;
 
     /** The measured results of {@code set} of at least {@code minBytes} by key, one per run, in the set's order. */
     private static Map<String, List<Result>> group(final ResultSet set, final boolean across, final long minBytes) {

@@ -60,7 +60,10 @@ final class Fields {
             obtained()));
     }
 
-    /** How the row was obtained, where the file says (a cctk file with the repeats column); else {@link Result.Obtained#UNKNOWN}. */
+    /**
+     * How the row was obtained, where the file says (a cctk file with the repeats column); else
+     * {@link Result.Obtained#UNKNOWN}.
+     */
     private Result.Obtained obtained() {
         final long repeats = whole(Column.REPEATS, 0);
         if (repeats <= 0) {

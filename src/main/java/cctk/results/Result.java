@@ -48,7 +48,8 @@ public record Result(Run run, String collective, String dtype, String op, int ro
      * @param retimed     why loops were timed again ({@code "jit 2, gc 1"}; {@code "; 1 kept disturbed"} when a
      *                    repeat was still disturbed on its last attempt), or null when none was
      */
-    public record Obtained(int repeats, int iters, int attempts, double spreadPct, double repeatMinUs, double repeatMaxUs,
+    public record Obtained(int repeats, int iters, int attempts, double spreadPct, double repeatMinUs,
+                           double repeatMaxUs,
                            double firstTimeUs, String retimed) {
 
         /** What a file that does not record it says: nothing. */

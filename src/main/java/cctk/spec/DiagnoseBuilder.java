@@ -1,7 +1,6 @@
 package cctk.spec;
 
 import cctk.spec.SpecValue.Kind;
-import java.util.Locale;
 
 /** Checks the {@code diagnose:} section and builds {@link Diagnose}, with its defaults. */
 final class DiagnoseBuilder {

@@ -263,4 +263,38 @@ class CompareTest {
         assertThat(SignTest.atLeast(30, 32)).isCloseTo(529.0 / (1L << 32), offset(1e-12));
         assertThat(SignTest.atLeast(600, 1000)).isLessThan(1e-9).isPositive();
     }
+
+    @Test
+    void aLoneSingleRunCellBeyondItsBandButAgainstNoTendencyIsWithinTheNoiseBetweenRuns() {
+        // the case measured on the 2-vCPU VM: back-to-back single runs, one cell 1.58x apart beyond a ±21 % band,
+        // the other cells scattered both ways
+        final Run a = CompareRuns.bare("a.csv");
+        final Run b = CompareRuns.bare("b.csv");
+        final List<Result> base = new java.util.ArrayList<>();
+        final List<Result> next = new java.util.ArrayList<>();
+        final double[] moves = {1.03, 0.97, 1.04, 0.96, 1.05, 0.95, 1.02, 0.98, 1.03, 0.97, 1.04, 0.96, 1.05, 0.95, 1.0};
+        for (int i = 0; i < moves.length; i++) {
+            final long size = 1L << (10 + i);
+            final double t = CompareRuns.truth(size);
+            base.add(CompareRuns.row(a, "all_reduce", size, t * 0.97, t, t * 1.03));
+            next.add(CompareRuns.row(b, "all_reduce", size, t / moves[i] * 0.97, t / moves[i], t / moves[i] * 1.03));
+        }
+        final double t = CompareRuns.truth(1L << 30);
+        base.add(CompareRuns.row(a, "all_gather", 1L << 30, t * 0.95, t, t * 1.05));
+        next.add(CompareRuns.row(b, "all_gather", 1L << 30, t / 1.58 * 0.95, t / 1.58, t / 1.58 * 1.05));
+        final Comparison lone = Comparison.of(new ResultSet(base, List.of()), new ResultSet(next, List.of()), 0.1, 0);
+        assertThat(lone.changes()).noneMatch(c -> c.flag() == Comparison.Flag.IMPROVED
+            || c.flag() == Comparison.Flag.REGRESSED);
+        assertThat(lone.whole().kind()).isEqualTo(CompareVerdict.Kind.NONE);
+        // the same 1.58x with a tendency of the whole (every other cell 10 % faster) is flagged
+        final List<Result> faster = new java.util.ArrayList<>();
+        for (final Result r : next.subList(0, moves.length)) {
+            final double f = r.timeUs() * moves[next.indexOf(r)] / 1.1;
+            faster.add(CompareRuns.row(b, "all_reduce", r.sizeBytes(), f * 0.97, f, f * 1.03));
+        }
+        faster.add(next.get(moves.length));
+        final Comparison trend = Comparison.of(new ResultSet(base, List.of()), new ResultSet(faster, List.of()), 0.1,
+            0);
+        assertThat(trend.changes().get(moves.length).flag()).isEqualTo(Comparison.Flag.IMPROVED);
+    }
 }

@@ -55,7 +55,7 @@ final class RunQueue {
     }
 
     /** The running count of /proc/loadavg, or -1 when it cannot be read. */
-    private int running() {
+    int running() {
         if (file == null) {
             return -1;
         }

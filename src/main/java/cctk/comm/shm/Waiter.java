@@ -134,9 +134,9 @@ final class Waiter {
     /**
      * After a wait whose peer came at least {@code took} ns after it began (the last time it was seen missing: a rank
      * that parked learns when it woke, not when the peer came, so a short wait never looks long because of its own
-     * wake-up), that spun for at most {@code budget}: the next wait's spin. A spin that caught the peer may grow; a wait
-     * that outlasted the spin but stayed short ({@value #SHORT_WAIT_NANOS} ns) would have been caught by a spin twice
-     * as long; a longer one halves the spin, as spinning on it only held a core.
+     * wake-up), that spun for at most {@code budget}: the next wait's spin. A spin that caught the peer may grow; a
+     * wait that outlasted the spin but stayed short ({@value #SHORT_WAIT_NANOS} ns) would have been caught by a spin
+     * twice as long; a longer one halves the spin, as spinning on it only held a core.
      */
     private void adapt(final long took, final long budget) {
         // a long wait while every runnable thread has a core was a busy or parked peer: spinning cost nobody anything
