@@ -51,10 +51,10 @@ final class MeasureStep {
     /** Warm-up calls that together take less than this all run. */
     static final int WARMUP_FLOOR_MICROS = 2_000;
 
-    /** A timed loop during which a JIT compiler ran on some rank. */
-    static final int JIT = 1;
+    /** A timed loop during which a JIT compiler ran on some rank (the larger bit: it wins the vote's maximum). */
+    static final int JIT = 2;
     /** A timed loop during which a collector ran on some rank. */
-    static final int GC = 2;
+    static final int GC = 1;
 
     /** The longest a rank waits for its JIT compilers to finish before it times a point. */
     static final long MAX_COMPILER_WAIT_NANOS = 250_000_000L;
@@ -162,11 +162,11 @@ final class MeasureStep {
     }
 
     /**
-     * Agrees with every rank what disturbed a timed loop on any of them: {@link #JIT} when a compiler ran, {@link #GC}
-     * when a collection did, both, or 0. A collective itself.
+     * Agrees with every rank what disturbed a timed loop on any of them, in one vote: {@link #JIT} (with or without
+     * {@link #GC}) when a compiler ran somewhere, {@link #GC} when only a collector did, or 0. A collective itself.
      */
     int disturbedAnywhere(final boolean jit, final boolean gc) {
-        return maxOverRanks(jit ? JIT : 0) | (maxOverRanks(gc ? GC : 0));
+        return maxOverRanks((jit ? JIT : 0) | (gc ? GC : 0));
     }
 
     /** This JVM's compiler threads, watched. */

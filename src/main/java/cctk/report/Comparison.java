@@ -143,9 +143,13 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
      * 1.6-fold beyond a ±21 % band. So a cell judged on a single run per side (not {@link Basis#RUNS}) is flagged
      * only when its change agrees with a tendency of the whole comparison (the sign test over all cells gives p below
      * {@value #LONE_ALPHA} in its direction), or reaches {@value #LONE_FACTOR}x either way; else it is a lone cell
-     * within the noise between runs. Cells judged on repeated runs keep their flags.
+     * within the noise between runs. Cells judged on repeated runs keep their flags, and so do the cells of a
+     * comparison too small for a sign test ({@link CompareVerdict#MIN_CELLS}).
      */
     private static List<Change> loneCellsWithinNoise(final List<Change> changes) {
+        if (changes.size() < CompareVerdict.MIN_CELLS) {
+            return changes; // too few cells to tell a lone one from a tendency
+        }
         final int slower = (int) changes.stream().filter(c -> c.ratio() < 1 - CompareVerdict.DEAD_BAND).count();
         final int faster = (int) changes.stream().filter(c -> c.ratio() > 1 + CompareVerdict.DEAD_BAND).count();
         final boolean slowerTrend = SignTest.atLeast(slower, slower + faster) < LONE_ALPHA;

@@ -55,7 +55,11 @@ class PerPointCostTest {
         final StringWriter progress = new StringWriter();
         try (StoreServer server = StoreServer.start("localhost", List.of(InetAddress.getLoopbackAddress()), 0, WORLD,
                 SECRET, timeout, line -> { })) {
-            final List<ExitCode> codes = ThreadCommunicator.run(WORLD, ThreadCommunicator.shared(WORLD), thread -> {
+            final ThreadCommunicator.Shared shared = ThreadCommunicator.shared(WORLD);
+            // 1,024 threads connect to the store over loopback on 2 cores before their first collective: counts, not
+            // times, so the first barrier waits as long as connecting takes
+            shared.barrierSeconds = 120;
+            final List<ExitCode> codes = ThreadCommunicator.run(WORLD, shared, thread -> {
                 final CountingCommunicator comm = new CountingCommunicator(thread);
                 try (StoreClient store = StoreClient.connect("127.0.0.1", server.port(), comm.rank(), WORLD,
                         "host", SECRET, timeout)) {
