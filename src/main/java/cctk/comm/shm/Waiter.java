@@ -37,6 +37,13 @@ final class Waiter {
     private static final long PARK_MAX = 256_000L;
     /** The shortest spin a short wait brings back; from there it doubles towards the maximum. */
     static final long SPIN_FLOOR_NANOS = 4_000L;
+    /**
+     * The least a rank with a core of its own spins however long its waits: a handoff of back-to-back collectives
+     * takes microseconds, and ranks that stopped spinning altogether park on each other and settle into a park's
+     * wake-up per handoff (64 KiB all-reduces at W=2: 100 us per call against 10); where the peer lost its core, 50 us
+     * a wait is all it costs.
+     */
+    static final long SPIN_MIN_NANOS = 50_000L;
     /** A wait this short would have been caught by spinning: shorter than a park's wake-up. */
     static final long SHORT_WAIT_NANOS = 100_000L;
 
@@ -155,7 +162,7 @@ final class Waiter {
         if (took < SHORT_WAIT_NANOS) {
             return Math.min(max, Math.max(SPIN_FLOOR_NANOS, Math.max(budget, took) * 2));
         }
-        return budget / 2;
+        return Math.max(SPIN_MIN_NANOS, budget / 2);
     }
 
     private long value(final int kind, final int p) {

@@ -10,16 +10,16 @@ class WaiterSpinTest {
     private static final long MAX = 2_000_000L;
 
     @Test
-    void longWaitsTheSpinDidNotEndHalveItUntilARankStopsSpinning() {
+    void longWaitsTheSpinDidNotEndHalveItDownToTheLeastSpin() {
         long spin = MAX;
         int waits = 0;
         // a peer that lost its core: every wait lasts a scheduler time slice (4 ms)
-        while (spin > 0) {
+        while (spin > Waiter.SPIN_MIN_NANOS) {
             spin = Waiter.nextSpin(MAX, spin, 4_000_000L);
             waits++;
         }
-        assertThat(waits).isLessThanOrEqualTo(Long.SIZE - Long.numberOfLeadingZeros(MAX));
-        assertThat(Waiter.nextSpin(MAX, 0, 4_000_000L)).isZero();
+        assertThat(waits).isLessThanOrEqualTo(6);
+        assertThat(Waiter.nextSpin(MAX, spin, 4_000_000L)).isEqualTo(Waiter.SPIN_MIN_NANOS);
     }
 
     @Test
@@ -31,8 +31,8 @@ class WaiterSpinTest {
             spin = Waiter.nextSpin(MAX, spin, 15_000L);
         }
         assertThat(spin).isEqualTo(MAX);
-        // a wait of 1 us when no spin is left still gives back the floor
-        assertThat(Waiter.nextSpin(MAX, 0, 1_000L)).isEqualTo(Waiter.SPIN_FLOOR_NANOS);
+        // a wait the least spin caught doubles it
+        assertThat(Waiter.nextSpin(MAX, Waiter.SPIN_MIN_NANOS, 1_000L)).isEqualTo(2 * Waiter.SPIN_MIN_NANOS);
     }
 
     @Test
