@@ -14,25 +14,11 @@ import os
 import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from peers import human, runs  # noqa: E402  (one reader of runs.tsv and one size printer for the bench scripts)
+
 NAMES = {"all_to_all": "alltoall"}
 MEDIAN_GOAL, WORST_GOAL = 1.10, 1.5
-
-
-def human(n):
-    for unit, div in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= div and n % div == 0:
-            return f"{n // div} {unit}"
-    return f"{n} B"
-
-
-def runs(out):
-    rows = []
-    with open(os.path.join(out, "runs.tsv")) as f:
-        for line in f:
-            p = line.rstrip("\n").split("\t")
-            if len(p) == 7:
-                rows.append((int(p[0]), int(p[1]), p[2], float(p[3]), float(p[4]), int(p[5]), p[6]))
-    return rows
 
 
 def cctk_cells(d, w):
