@@ -222,7 +222,7 @@ public final class Harness {
     private double fixedCostSeconds() {
         final long limit = spec.job() == null ? 0 : spec.job().timeLimitSeconds();
         if (limit <= 0) {
-            return Double.MAX_VALUE / 1e10;
+            return Double.POSITIVE_INFINITY; // a cast to nanoseconds saturates at Long.MAX_VALUE
         }
         final int steps = Math.max(1, spec.benchmark().taskCounts().size() * spec.benchmark().backends().size());
         return FIXED_COST_SHARE * limit / steps;

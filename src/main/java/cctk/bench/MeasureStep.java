@@ -82,6 +82,8 @@ final class MeasureStep {
     private long waitBudgetNanos = Long.MAX_VALUE;
     private int retimed;
     private int stillDisturbed;
+    /** The host side of every vote, reused: a point takes up to three votes a repeat. */
+    private final ByteBuffer vote = ByteBuffer.allocate(4).order(Elements.ORDER);
     private CommBuffer voteSend;
     private CommBuffer voteRecv;
 
@@ -151,7 +153,7 @@ final class MeasureStep {
             voteSend = comm.allocate(4);
             voteRecv = comm.allocate(4);
         }
-        final ByteBuffer b = ByteBuffer.allocate(4).order(Elements.ORDER);
+        final ByteBuffer b = vote.clear();
         b.putInt(0, value);
         voteSend.upload(b, 0);
         comm.allReduce(voteSend, voteRecv, 1, DType.INT32, ReduceOp.MAX);

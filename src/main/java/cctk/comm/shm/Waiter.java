@@ -83,11 +83,6 @@ final class Waiter {
         }
     }
 
-    /** How long the next wait spins at most, in ns (adapted wait by wait). */
-    long spinBudget() {
-        return spinBudget;
-    }
-
     /** Names the running collective in error messages (a constant name; {@code bytes} -1 for none). */
     void operation(final String name, final long bytesMoved, final DType elementType) {
         this.operation = name;
