@@ -287,6 +287,11 @@ public final class TcpCommunicator implements Communicator {
         moving.free();
     }
 
+    /** The progress engine (for tests of how ops are posted). */
+    Transfers transfers() {
+        return transfers;
+    }
+
     /**
      * Internal memory of at least {@code bytes} bytes, kept across calls and grown to exactly what a call needs (so
      * it never exceeds the largest message; the old memory goes back at once).

@@ -199,10 +199,17 @@ final class Transfers {
             o.reduce = false;
             final TransferOp[] last = send ? lastSend : lastRecv;
             o.after = last[peer * stripes + s];
-            last[peer * stripes + s] = o;
+            if (!o.done) { // an empty op, done at once, would let the next one read an earlier one's bytes
+                last[peer * stripes + s] = o;
+            }
             count++;
         }
         return first;
+    }
+
+    /** The op posted at {@code index} in the current batch (for tests of the posting order). */
+    TransferOp posted(final int index) {
+        return ops[index];
     }
 
     /** Copies bytes locally (no overlap between source and destination). */
