@@ -34,7 +34,8 @@ import java.util.function.Consumer;
 public final class StoreClient implements Store {
 
     private static final long BACKSTOP_MILLIS = 5_000;
-    private static final long MAX_BACKOFF_MILLIS = 1_000;
+    /** The longest wait between tries to join; each wait is jittered by ±50 % so that ranks do not retry in step. */
+    private static final long MAX_BACKOFF_MILLIS = 200;
 
     private final Socket socket;
     private final DataInputStream in;
@@ -64,7 +65,7 @@ public final class StoreClient implements Store {
                                       final String myHost, final byte[] secret, final Duration timeout) {
         final String server = "rank 0's store at " + host + ":" + port;
         final long deadline = System.nanoTime() + timeout.toNanos();
-        long backoff = 20;
+        long backoff = 5;
         IOException last = null;
         while (System.nanoTime() < deadline) {
             final Socket s = new Socket();
@@ -83,11 +84,12 @@ public final class StoreClient implements Store {
                 closeQuietly(s);
                 last = e;
             }
-            sleep(Math.min(backoff, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+            final long jittered = backoff / 2 + java.util.concurrent.ThreadLocalRandom.current().nextLong(backoff);
+            sleep(Math.min(jittered, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
             backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
         }
         throw CctkException.environment("rank " + rank + " could not reach " + server + " within "
-                + timeout.toSeconds() + " s (" + (last == null ? "no attempt" : last.getMessage()) + "): rank 0 did"
+                + timeout.toSeconds() + " s (" + why(last) + "): rank 0 did"
                 + " not start, or the address is not reachable from this node.");
     }
 
@@ -258,6 +260,18 @@ public final class StoreClient implements Store {
         closeQuietly(s);
         return CctkException.environment(server + " is not this job's rank 0: " + why + ". Another job may use the"
                 + " same port; set " + EnvVar.MASTER_PORT + " to a free port.");
+    }
+
+    /** The last try's failure in words; never "null" (an end of stream has no message of its own). */
+    private static String why(final IOException last) {
+        if (last == null) {
+            return "no attempt";
+        }
+        if (last instanceof java.io.EOFException || last.getMessage() == null) {
+            return "rank 0's store closed each connection before the handshake ended: it is busy, or flooded with"
+                    + " strangers' connections";
+        }
+        return last.getMessage();
     }
 
     private static void sleep(final long millis) {

@@ -2,6 +2,7 @@ package cctk.rank;
 
 import cctk.CctkException;
 import cctk.EnvVar;
+import cctk.comm.Handshaking;
 import cctk.rank.StoreFrame.Type;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -20,8 +21,9 @@ import java.util.function.Consumer;
  * The store's one thread for connections that have not joined yet: a selector accepts on every listening socket and
  * runs each connection's challenge and join with fixed buffers (a 4-byte length word, then at most {@link
  * StoreFrame#MAX_HANDSHAKE_LENGTH} bytes) and a short deadline ({@link #HANDSHAKE_NANOS}, at most the store's
- * timeout). At most {@code maxPending} connections handshake at once; later ones are closed at once (a real rank
- * retries). Only a connection that proves the job secret is handed to {@link StoreServer#admit}, which gives it a
+ * timeout). At most {@code maxPending} connections handshake at once; beyond, the oldest gives way to the newcomer
+ * ({@link Handshaking}), so a stranger's flood churns its own connections while a rank's one-round-trip join gets
+ * in. Only a connection that proves the job secret is handed to {@link StoreServer#admit}, which gives it a
  * thread; so a stranger costs a descriptor and a few hundred bytes for a few seconds, never a thread. Failed accepts
  * (descriptor exhaustion) pause accepting, 10 ms doubling to 1 s, and are logged at most once a minute with the
  * count of repeats; refusals are logged one line each for the first {@link #LOGGED_REFUSALS}, then counted. No
@@ -31,7 +33,7 @@ import java.util.function.Consumer;
 final class StoreHandshakes implements Runnable {
 
     static final long HANDSHAKE_NANOS = 5_000_000_000L;
-    static final int MAX_PENDING = 64;
+    static final int MAX_PENDING = 1024;
     static final int LOGGED_REFUSALS = 8;
     private static final long MIN_PAUSE_NANOS = 10_000_000L;
     private static final long MAX_PAUSE_NANOS = 1_000_000_000L;
@@ -46,6 +48,7 @@ final class StoreHandshakes implements Runnable {
         final ByteBuffer length = ByteBuffer.allocate(4);
         ByteBuffer body;
         ByteBuffer out;
+        boolean proving = true;
 
         Pending(final SocketChannel channel, final SocketAddress remote, final long deadline) {
             this.channel = channel;
@@ -65,6 +68,7 @@ final class StoreHandshakes implements Runnable {
     private final long handshakeNanos;
     private final int maxPending;
     private final Consumer<String> log;
+    private final Handshaking<Pending> queue;
     private int pending;
     private long refusals;
     private long failedAccepts;
@@ -81,6 +85,7 @@ final class StoreHandshakes implements Runnable {
         this.proof = proof;
         this.handshakeNanos = Math.min(HANDSHAKE_NANOS, timeoutNanos);
         this.maxPending = maxPending;
+        this.queue = new Handshaking<>(maxPending, p -> p.proving);
         this.log = log;
         try {
             this.selector = Selector.open();
@@ -199,19 +204,25 @@ final class StoreHandshakes implements Runnable {
         }
         pause = MIN_PAUSE_NANOS;
         SocketAddress remote = null;
+        Pending p = null;
         try {
             remote = channel.getRemoteAddress();
-            if (pending >= maxPending) {
-                throw new IOException(pending + " connections are already in their handshake");
-            }
             channel.configureBlocking(false);
-            final Pending p = new Pending(channel, remote, System.nanoTime() + handshakeNanos);
+            p = new Pending(channel, remote, System.nanoTime() + handshakeNanos);
+            final Pending oldest = queue.admit(p, pending);
+            if (oldest != null) {
+                drop(oldest, "it was the oldest of " + maxPending + " connections in their handshake at once");
+            }
+            pending++;
             channel.write(p.out);
             channel.register(selector, p.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ, p);
-            pending++;
         } catch (final IOException e) {
-            refused(remote, e.getMessage());
-            closeQuietly(channel);
+            if (p != null && p.proving) {
+                drop(p, "its connection failed (" + e.getMessage() + ")");
+            } else {
+                refused(remote, e.getMessage());
+                closeQuietly(channel);
+            }
         }
     }
 
@@ -264,6 +275,7 @@ final class StoreHandshakes implements Runnable {
         }
         key.cancel();
         pending--;
+        p.proving = false;
         return new Join(p.channel, String.valueOf(p.remote), rank, world, host, clientNonce);
     }
 
@@ -287,6 +299,10 @@ final class StoreHandshakes implements Runnable {
     }
 
     private void drop(final Pending p, final String why) {
+        if (!p.proving) {
+            return;
+        }
+        p.proving = false;
         pending--;
         refused(p.remote, why);
         closeQuietly(p.channel);

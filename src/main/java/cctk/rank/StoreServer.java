@@ -35,6 +35,8 @@ import java.util.function.Consumer;
  */
 public final class StoreServer implements AutoCloseable {
 
+    /** Listen backlog (capped by net.core.somaxconn), so strangers waiting to be accepted leave room for ranks. */
+    static final int BACKLOG = 4096;
     private final List<ServerSocketChannel> listeners;
     private final int worldSize;
     private final JoinProof proof;
@@ -77,7 +79,7 @@ public final class StoreServer implements AutoCloseable {
                              final Consumer<String> log, final int maxPending) {
         final List<ServerSocketChannel> listeners;
         try {
-            listeners = StoreAddresses.listen(addresses, port, Math.max(50, worldSize * 2));
+            listeners = StoreAddresses.listen(addresses, port, BACKLOG);
         } catch (final BindException e) {
             throw CctkException.environment("port " + port + " on " + hostLabel + " is in use: another job? set "
                     + EnvVar.MASTER_PORT + " to a free port.", e);

@@ -1,6 +1,7 @@
 package cctk.comm.tcp;
 
 import cctk.CctkException;
+import cctk.comm.Handshaking;
 import cctk.comm.JobProof;
 import java.io.IOException;
 import java.net.SocketAddress;
@@ -17,7 +18,8 @@ import java.util.List;
  * from higher ranks; between calls, new connections wait in the kernel's backlog and half-done hellos wait where
  * they are. Each pending connection gets its own short handshake deadline ({@link #HANDSHAKE_NANOS}, counted from
  * the start of the call and bounded by its deadline) and fixed buffers (about 150 bytes); at most {@link
- * #MAX_PENDING} wait at once, beyond which new ones are closed at once (a real dialer retries). A connection that
+ * #MAX_PENDING} wait at once, beyond which the oldest gives way to the newcomer ({@link Handshaking}: a stranger's
+ * flood churns its own connections, a real dialer's one-round-trip hello gets in). A connection that
  * fails the {@link MeshHello}, stays silent, sends garbage, claims the wrong world or a link already made is
  * dropped and logged once; the first {@link #LOGGED_DROPS} drops get a line each, the rest a count when the mesh
  * closes. A proven connection from a higher rank that the current call does not wait for is kept too: that rank
@@ -28,7 +30,7 @@ import java.util.List;
 final class MeshAcceptor {
 
     static final long HANDSHAKE_NANOS = 5_000_000_000L;
-    static final int MAX_PENDING = 64;
+    static final int MAX_PENDING = 1024;
     static final int LOGGED_DROPS = 8;
     private static final long MIN_PAUSE_NANOS = 10_000_000L;
     private static final long MAX_PAUSE_NANOS = 1_000_000_000L;
@@ -49,6 +51,7 @@ final class MeshAcceptor {
         final ByteBuffer in = ByteBuffer.allocate(MeshHello.HELLO_BYTES);
         ByteBuffer out;
         int peer = -1;
+        boolean proving = true;
 
         Pending(final SocketChannel channel, final int stripe, final long deadline, final SocketAddress remote) {
             this.channel = channel;
@@ -69,6 +72,7 @@ final class MeshAcceptor {
     private final java.util.function.Supplier<String> operation;
     private Selector selector;
     private long deadline;
+    private final Handshaking<Pending> queue = new Handshaking<>(MAX_PENDING, p -> p.proving && p.peer < 0);
     private int drops;
     private int pending;
     private int acceptFailures;
@@ -211,6 +215,7 @@ final class MeshAcceptor {
             if (p.peer >= 0) {
                 key.cancel();
                 pending--;
+                p.proving = false;
                 made.link(new Link(p.peer, p.stripe, p.channel, options.label(p.peer) + " (" + p.remote + ")"));
                 return;
             }
@@ -245,21 +250,27 @@ final class MeshAcceptor {
         acceptFailures = 0;
         pause = MIN_PAUSE_NANOS;
         SocketAddress remote = null;
+        Pending p = null;
         try {
             remote = channel.getRemoteAddress();
-            if (pending >= MAX_PENDING) {
-                throw new IOException("too many connections are proving themselves at once");
-            }
             channel.configureBlocking(false);
             final long now = System.nanoTime();
             final long end = deadline - now < HANDSHAKE_NANOS ? deadline : now + HANDSHAKE_NANOS;
-            final Pending p = new Pending(channel, stripe, end, remote);
+            p = new Pending(channel, stripe, end, remote);
+            final Pending oldest = queue.admit(p, pending);
+            if (oldest != null) {
+                drop(oldest, "it was the oldest of " + MAX_PENDING + " connections proving themselves at once");
+            }
+            pending++;
             p.channel.write(p.out);
             channel.register(selector, p.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ, p);
-            pending++;
         } catch (final IOException e) {
-            dropped(remote, e.getMessage());
-            closeQuietly(channel);
+            if (p != null && p.proving) {
+                drop(p, "its connection failed (" + e.getMessage() + ")");
+            } else {
+                dropped(remote, e.getMessage());
+                closeQuietly(channel);
+            }
         }
     }
 
@@ -311,6 +322,10 @@ final class MeshAcceptor {
     }
 
     private void drop(final Pending p, final String why) {
+        if (!p.proving) {
+            return;
+        }
+        p.proving = false;
         pending--;
         dropped(p.remote, why);
         closeQuietly(p.channel);

@@ -15,6 +15,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -32,6 +33,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class TcpMesh implements AutoCloseable {
 
+    /**
+     * Listen backlog (the kernel caps it at net.core.somaxconn): deep enough that strangers' connections waiting
+     * while no collective accepts do not fill it and make the kernel drop a real rank's SYN (a 1 s retransmit).
+     */
+    static final int BACKLOG = 4096;
+    /** The longest wait between a dialer's tries. */
+    static final long MAX_RETRY_NANOS = 200_000_000L;
     final Link[][] links;
     final int stripes;
     private final TcpOptions options;
@@ -76,8 +84,7 @@ final class TcpMesh implements AutoCloseable {
             for (final InetAddress address : local) {
                 final ServerSocketChannel server = ServerSocketChannel.open();
                 servers.add(server);
-                server.bind(new InetSocketAddress(address, 0), Math.min(size * local.size(), 4096)
-                        + MeshAcceptor.MAX_PENDING);
+                server.bind(new InetSocketAddress(address, 0), BACKLOG);
                 final InetSocketAddress bound = (InetSocketAddress) server.getLocalAddress();
                 endpoints.append(endpoints.length() == 0 ? "" : ",")
                         .append(bound.getAddress().getHostAddress()).append('|').append(bound.getPort());
@@ -205,11 +212,12 @@ final class TcpMesh implements AutoCloseable {
     }
 
     /**
-     * One proven connection to {@code peer}'s stripe {@code s}; retries (20 ms doubling to 1 s) while the acceptor
-     * closes the connection before its challenge, as it does when busy with strangers.
+     * One proven connection to {@code peer}'s stripe {@code s}; retries (5 ms doubling to {@value
+     * #MAX_RETRY_NANOS} ns, each wait jittered by ±50 %) while the acceptor closes the connection before its
+     * challenge, as it does when a flood of strangers makes it drop its oldest connections.
      */
     private SocketChannel dialOne(final int peer, final int s, final InetSocketAddress remote, final long deadline) {
-        long backoff = 20_000_000L;
+        long backoff = 5_000_000L;
         while (true) {
             SocketChannel channel = null;
             try {
@@ -224,8 +232,9 @@ final class TcpMesh implements AutoCloseable {
                 final byte[] challenge = in.readNBytes(MeshHello.CHALLENGE_BYTES);
                 if (challenge.length < MeshHello.CHALLENGE_BYTES) {
                     closeQuietly(channel);
-                    LockSupport.parkNanos(Math.min(backoff, Math.max(0, deadline - System.nanoTime())));
-                    backoff = Math.min(1_000_000_000L, backoff * 2);
+                    final long jittered = backoff / 2 + ThreadLocalRandom.current().nextLong(backoff);
+                    LockSupport.parkNanos(Math.min(jittered, Math.max(0, deadline - System.nanoTime())));
+                    backoff = Math.min(MAX_RETRY_NANOS, backoff * 2);
                     remainingMillis(deadline, peer);
                     continue;
                 }
