@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.Json;
-import de.siegmar.fastcsv.writer.CsvWriter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -79,7 +78,7 @@ class ResultFormatTest {
     void theCombinedCsvReadsBackWithItsRunColumns() throws IOException {
         final Run r = run().at("runs/profile a,b.json").ended(Run.INCOMPLETE, "cut");
         final StringWriter text = new StringWriter();
-        final CsvWriter csv = ResultCsv.writer(text);
+        final CsvOut csv = ResultCsv.writer(text);
         ResultCsv.header(csv, true);
         for (final Result m : results(r)) {
             ResultCsv.row(csv, m, true);
