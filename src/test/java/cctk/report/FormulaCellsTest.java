@@ -126,7 +126,7 @@ class FormulaCellsTest {
     }
 
     /** combined.csv holds no formula-led cell, and the Markdown tables are inert. */
-    private static void inert(final String name, final Path out) throws IOException {
+    static void inert(final String name, final Path out) throws IOException {
         final Path csv = out.resolve("combined.csv");
         assertThat(csv).as(name).exists();
         try (CsvReader<CsvRecord> r = CsvReader.builder().ofCsvRecord(csv)) {
