@@ -9,8 +9,9 @@ import java.util.regex.Pattern;
  * The values a result file may hold, checked once for the CSV and the JSON reader: sizes, counts and wrong elements
  * are whole numbers from 0 to 2^63 - 1, world sizes 1 to 2^24, a measured call takes a finite time above 0, and
  * every other figure is finite and not negative; an element type or operator is one that cctk or nccl-tests
- * measures (a name outside them is no measurement of a known kind, and would reach every report). A bad value is an {@link IllegalArgumentException} whose message
- * names the field and the value, for the reader to prefix with the file and line or JSON path.
+ * measures (a name outside them is no measurement of a known kind, and would reach every report). A bad value is an
+ * {@link IllegalArgumentException} whose message names the field and the value, for the reader to prefix with the
+ * file and line or JSON path.
  * <b>Note:</b> threadsafe (no state).
  */
 final class Checks {
