@@ -1,9 +1,9 @@
 package cctk.report;
 
+import cctk.results.CsvOut;
 import cctk.results.Result;
 import cctk.results.ResultCsv;
 import cctk.results.ResultSet;
-import de.siegmar.fastcsv.writer.CsvWriter;
 import java.io.Writer;
 
 /**
@@ -19,7 +19,7 @@ final class CombinedCsv {
 
     /** Writes the header and one line per measurement (the writer is flushed, not closed). */
     static void write(final ResultSet set, final Writer out) {
-        final CsvWriter csv = ResultCsv.writer(out);
+        final CsvOut csv = ResultCsv.writer(out);
         ResultCsv.header(csv, true);
         for (final Result r : set.results()) {
             ResultCsv.row(csv, r, true);

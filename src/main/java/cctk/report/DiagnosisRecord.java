@@ -2,6 +2,7 @@ package cctk.report;
 
 import cctk.Json;
 import cctk.Printable;
+import cctk.results.CsvOut;
 import de.siegmar.fastcsv.reader.CsvReader;
 import de.siegmar.fastcsv.reader.CsvRecord;
 import java.io.IOException;
@@ -70,22 +71,22 @@ public record DiagnosisRecord(Path json, Map<?, ?> doc, List<String> nodes, List
         final Map<String, double[]> tests = new LinkedHashMap<>();
         final Map<?, ?> files = doc.get("files") instanceof Map<?, ?> f ? f : Map.of();
         rows(beside(json, files.get("pairs")), r -> {
-            final Integer a = index.get(r.getField(0));
-            final Integer b = index.get(r.getField(1));
-            final double[][] grid = pairs.get(r.getField(2));
+            final Integer a = index.get(r.get(0));
+            final Integer b = index.get(r.get(1));
+            final double[][] grid = pairs.get(r.get(2));
             if (a != null && b != null && grid != null) {
-                grid[a][b] = number(r.getField(3));
+                grid[a][b] = number(r.get(3));
                 grid[b][a] = grid[a][b];
             }
         });
         rows(beside(json, files.get("nodes")), r -> {
-            final Integer i = index.get(r.getField(0));
+            final Integer i = index.get(r.get(0));
             if (i != null) {
-                tests.computeIfAbsent(Printable.of(r.getField(1)), k -> {
+                tests.computeIfAbsent(Printable.of(r.get(1)), k -> {
                     final double[] v = new double[nodes.size()];
                     java.util.Arrays.fill(v, Double.NaN);
                     return v;
-                })[i] = number(r.getField(2));
+                })[i] = number(r.get(2));
             }
         });
         final Path text = beside(json, files.get("text"));
@@ -105,14 +106,15 @@ public record DiagnosisRecord(Path json, Map<?, ?> doc, List<String> nodes, List
         return dir.resolve(s);
     }
 
-    private static void rows(final Path csv, final java.util.function.Consumer<CsvRecord> row) throws IOException {
+    /** Each row after the header with at least 4 cells, as the text written ({@link CsvOut#original}). */
+    private static void rows(final Path csv, final java.util.function.Consumer<List<String>> row) throws IOException {
         try (Reader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8);
              CsvReader<CsvRecord> r = CsvReader.builder().allowExtraFields(true).allowMissingFields(true)
                      .skipEmptyLines(true).ofCsvRecord(in)) {
             long n = 0;
             for (final CsvRecord rec : r) {
                 if (n++ > 0 && rec.getFieldCount() >= 4) {
-                    row.accept(rec);
+                    row.accept(rec.getFields().stream().map(CsvOut::original).toList());
                 }
                 if (n > MAX_ROWS) {
                     throw new IOException(csv + " has more than " + MAX_ROWS + " rows");

@@ -1,19 +1,31 @@
 package cctk.results;
 
 import cctk.Printable;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * The values a result file may hold, checked once for the CSV and the JSON reader: sizes, counts and wrong elements
  * are whole numbers from 0 to 2^63 - 1, world sizes 1 to 2^24, a measured call takes a finite time above 0, and
- * every other figure is finite and not negative. A bad value is an {@link IllegalArgumentException} whose message
- * names the field and the value, for the reader to prefix with the file and line or JSON path.
+ * every other figure is finite and not negative; an element type or operator is one that cctk or nccl-tests
+ * measures (a name outside them is no measurement of a known kind, and would reach every report). A bad value is an
+ * {@link IllegalArgumentException} whose message names the field and the value, for the reader to prefix with the
+ * file and line or JSON path.
  * <b>Note:</b> threadsafe (no state).
  */
 final class Checks {
 
     private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d{1,4})?");
     private static final Pattern WHOLE = Pattern.compile("[-+]?\\d{1,19}");
+    /**
+     * Element types by cctk's names: cctk's own ({@code cctk.comm.DType}) and those nccl-tests measures beyond them
+     * (its {@code uint32} and {@code uint64}, and the 8-bit floats of recent releases).
+     */
+    static final Set<String> DTYPES = Set.of("float32", "float64", "float16", "bfloat16", "int8", "uint8", "int32",
+        "int64", "uint32", "uint64", "f8e4m3", "f8e5m2");
+    /** Operators: cctk's ({@code cctk.comm.ReduceOp}) and nccl-tests' {@code mulsum} (NCCL's pre-multiplied sum). */
+    static final Set<String> OPS = Set.of("sum", "prod", "min", "max", "avg", "mulsum");
 
     private Checks() {
     }
@@ -77,10 +89,16 @@ final class Checks {
         throw bad(field, text, "not true or false");
     }
 
-    /** Checks the figures of a row: the time of a measured call above 0, no figure negative. */
+    /** Checks the figures of a row: a known type and operator, the time of a measured call above 0, none negative. */
     static Result measurement(final Result r) {
         if (r.collective() == null || r.collective().isBlank()) {
             throw bad("collective", String.valueOf(r.collective()), "a collective's name is needed");
+        }
+        if (r.dtype() != null) {
+            dtype("dtype", r.dtype());
+        }
+        if (r.op() != null) {
+            op("op", r.op());
         }
         if (r.skipped() == null && !(r.timeUs() > 0)) {
             throw bad("time_us", shown(r.timeUs()), "a measured call takes a finite time above 0 us");
@@ -100,6 +118,24 @@ final class Checks {
             throw bad("root", Integer.toString(r.root()), "outside 0 .. " + Column.MAX_WORLD);
         }
         return r;
+    }
+
+    /** {@code name} when it is an element type of {@link #DTYPES} (any case), else an error naming it. */
+    static String dtype(final String field, final String name) {
+        if (!DTYPES.contains(name.toLowerCase(Locale.ROOT))) {
+            throw bad(field, name, "not an element type cctk or nccl-tests measures (" + String.join(", ",
+                DTYPES.stream().sorted().toList()) + ")");
+        }
+        return name;
+    }
+
+    /** {@code name} when it is an operator of {@link #OPS} (any case), else an error naming it. */
+    static String op(final String field, final String name) {
+        if (!OPS.contains(name.toLowerCase(Locale.ROOT))) {
+            throw bad(field, name, "not an operator cctk or nccl-tests measures (" + String.join(", ",
+                OPS.stream().sorted().toList()) + ")");
+        }
+        return name;
     }
 
     /** A world size: 1 .. 2^24. */

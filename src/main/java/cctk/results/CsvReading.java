@@ -18,7 +18,8 @@ import java.util.function.UnaryOperator;
 /**
  * Reads cctk's CSV ({@link ResultCsv} writes it) by column name, in any order and case: a row whose cells do not fit
  * is skipped with a problem naming file and line, the other rows are kept; text that cannot be parsed as CSV at all
- * ends the file there, keeping the rows before; a file cut inside a quoted cell loses only its last row.
+ * ends the file there, keeping the rows before; a file cut inside a quoted cell loses only its last row. A cell that
+ * {@link CsvOut} kept from being a formula ({@code '=x}) is read as the text it was given ({@code =x}).
  * <b>Note:</b> threadsafe (no state).
  */
 final class CsvReading {
@@ -142,7 +143,7 @@ final class CsvReading {
                 fields.clear();
                 for (int i = 0; i < columns.length; i++) {
                     if (columns[i] != null) {
-                        fields.put(columns[i], columns[i].parse(rec.getField(i)));
+                        fields.put(columns[i], columns[i].parse(CsvOut.original(rec.getField(i))));
                     }
                 }
                 return fields.result(run(runOf));

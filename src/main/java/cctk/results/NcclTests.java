@@ -25,7 +25,8 @@ public final class NcclTests {
         Map.entry("double", "float64"), Map.entry("half", "float16"), Map.entry("bfloat16", "bfloat16"),
         Map.entry("int8", "int8"), Map.entry("char", "int8"), Map.entry("uint8", "uint8"),
         Map.entry("int32", "int32"), Map.entry("int", "int32"), Map.entry("uint32", "uint32"),
-        Map.entry("int64", "int64"), Map.entry("uint64", "uint64"));
+        Map.entry("int64", "int64"), Map.entry("uint64", "uint64"), Map.entry("f8e4m3", "f8e4m3"),
+        Map.entry("f8e5m2", "f8e5m2"));
     /** nccl-tests' names by cctk's. */
     private static final Map<String, String> NAMES = Map.of("float32", "float", "float64", "double", "float16",
         "half", "bfloat16", "bfloat16", "int8", "int8", "uint8", "uint8", "int32", "int32", "uint32", "uint32",
@@ -38,9 +39,14 @@ public final class NcclTests {
     private NcclTests() {
     }
 
-    /** cctk's name of nccl-tests' element type {@code name} (unknown names are kept). */
+    /** cctk's name of nccl-tests' element type {@code name}; an unknown name is an error naming it. */
     public static String dtype(final String name) {
-        return TYPES.getOrDefault(name, name);
+        final String t = TYPES.get(name);
+        if (t == null) {
+            throw Checks.bad("type", name, "not an element type nccl-tests measures (" + String.join(", ",
+                TYPES.keySet().stream().sorted().toList()) + ")");
+        }
+        return t;
     }
 
     /** nccl-tests' name of cctk's element type {@code dtype} (unknown names are kept). */
@@ -48,9 +54,9 @@ public final class NcclTests {
         return NAMES.getOrDefault(dtype, dtype);
     }
 
-    /** cctk's operator for nccl-tests' {@code redop}: null for {@code none}. */
+    /** cctk's operator for nccl-tests' {@code redop}: null for {@code none}; an unknown name is an error naming it. */
     public static String op(final String redop) {
-        return "none".equals(redop) ? null : redop;
+        return "none".equals(redop) ? null : Checks.op("redop", redop);
     }
 
     /** The collective a test binary or file name names ({@code ./build/all_reduce_perf_mpi}), or null. */

@@ -3,7 +3,6 @@ package cctk.results;
 import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.OwnerFiles;
-import de.siegmar.fastcsv.writer.CsvWriter;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,7 +32,7 @@ public final class ResultFiles implements AutoCloseable {
     private final Path[] parts = new Path[SUFFIXES.length];
     private final BufferedWriter text;
     private final BufferedWriter csvOut;
-    private final CsvWriter csv;
+    private final CsvOut csv;
     private final ProfileText profile = new ProfileText();
     private final List<Result> results = new ArrayList<>();
     private final JsonPartFile json;

@@ -1,9 +1,9 @@
 package cctk.report;
 
+import cctk.results.CsvOut;
 import cctk.results.Result;
 import cctk.results.ResultCsv;
 import cctk.results.Run;
-import de.siegmar.fastcsv.writer.CsvWriter;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -98,7 +98,7 @@ final class CompareRuns {
     static Path write(final Path dir, final String name, final List<Result> rows) throws IOException {
         Files.createDirectories(dir);
         final Path file = dir.resolve(name);
-        try (Writer w = Files.newBufferedWriter(file); CsvWriter csv = ResultCsv.writer(w)) {
+        try (Writer w = Files.newBufferedWriter(file); CsvOut csv = ResultCsv.writer(w)) {
             ResultCsv.header(csv, false);
             rows.forEach(r -> ResultCsv.row(csv, r, false));
         }

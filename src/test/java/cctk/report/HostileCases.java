@@ -129,6 +129,9 @@ final class HostileCases {
             {"15", "Infinity"}, {"15", "1e400"}, {"13", "-3"}, {"13", "NaN"}, {"10", "-1"}, {"11", "Infinity"},
             {"12", "x"}, {"7", "-1"}, {"7", "1e300"}, {"5", "-5"}, {"5", "10000000000"}, {"16", "-2"},
             {"16", "abc"}, {"0", ""}, {"2", ""}, {"14", "1e999"},
+            // formula cells (issue 23): element types and operators outside the known names are refused
+            {"3", "\"=cmd|' /C calc'!A0\""}, {"3", "@SUM(1)"}, {"3", "float"}, {"4", "-2+3+cmd"},
+            {"4", "\"+HYPERLINK(\"\"http://x\"\")\""}, {"4", "premulsum"},
         };
         for (final String[] b : bad) {
             c.add(new Case("column " + cctk.results.Csvs.HEADER_BEFORE_REPEATS.split(",")[Integer.parseInt(b[0])] + " = '" + b[1] + "'",
@@ -157,7 +160,8 @@ final class HostileCases {
         }));
         for (final String coll : List.of("..", ".", "/", "\\..\\..\\x", "all\u001b[2J\u001b[Hreduce",
             "x\u001b]0;title\u0007", "a\rb", "evil\u202Etxt.exe", "<script>alert(1)</script>", "a|b|c", "CON",
-            "\u5168\u5f52\u7ea6", "x".repeat(10_000), "-rf", "~root", "$(id)", "a,b\"c", "\t ")) {
+            "\u5168\u5f52\u7ea6", "x".repeat(10_000), "-rf", "~root", "$(id)", "a,b\"c", "\t ", "=cmd|' /C calc'!A0",
+            "@SUM(1)", "[x](http://e.example)")) {
             c.add(new Case("collective " + shown(coll.length() > 20 ? coll.substring(0, 20) + "..." : coll),
                 coll.isBlank() ? Expect.REFUSED : h, series("tcp", coll)));
         }

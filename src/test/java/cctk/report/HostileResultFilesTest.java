@@ -103,6 +103,8 @@ class HostileResultFilesTest {
             return AdversarialTally.Outcome.CLEAR_ERROR;
         }
         assertThat(report.err()).as(c.name()).isEmpty();
+        // no formula-led cell in combined.csv, inert Markdown cells (issue 23)
+        FormulaCellsTest.inert(c.name(), out);
         return AdversarialTally.Outcome.HANDLED;
     }
 

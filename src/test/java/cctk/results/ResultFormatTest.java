@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.Json;
-import de.siegmar.fastcsv.writer.CsvWriter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -24,7 +23,7 @@ class ResultFormatTest {
     /** Text cctk may meet in a cell: separators, quotes, spaces at the ends, non-ASCII. Printable, so kept as is. */
     private static final List<String> ODD = List.of("a,b", "say \"hi\"", "\"", ",", " lead and trail ", "",
         "all_reduce", "\u5168\u5f52\u7ea6 \u00e9\u00df", "x".repeat(300), "semi;colon|pipe\\back", "#not a comment",
-        "'single'", "=SUM(A1)");
+        "'single'", "=SUM(A1)", "-2+3+cmd", "@SUM(1)", "+1", "-1.5", "'=quoted already", "''@twice");
 
     @TempDir
     Path dir;
@@ -54,7 +53,7 @@ class ResultFormatTest {
         out.add(new Result(run, "barrier", null, null, -1, 0, 0, false, 17.25, 16, 17, 18, 1.5, Double.NaN,
             Double.NaN, -1, null));
         for (final String odd : ODD) {
-            out.add(Result.skipped(run, "alltoall", "int8", odd.isEmpty() ? null : odd, -1, 9_007_199_254_740_993L,
+            out.add(Result.skipped(run, odd.isBlank() ? "alltoall" : odd, "int8", null, -1, 9_007_199_254_740_993L,
                 9_007_199_254_740_993L, true, odd.isEmpty() ? "why" : odd));
         }
         return out;
@@ -79,7 +78,7 @@ class ResultFormatTest {
     void theCombinedCsvReadsBackWithItsRunColumns() throws IOException {
         final Run r = run().at("runs/profile a,b.json").ended(Run.INCOMPLETE, "cut");
         final StringWriter text = new StringWriter();
-        final CsvWriter csv = ResultCsv.writer(text);
+        final CsvOut csv = ResultCsv.writer(text);
         ResultCsv.header(csv, true);
         for (final Result m : results(r)) {
             ResultCsv.row(csv, m, true);

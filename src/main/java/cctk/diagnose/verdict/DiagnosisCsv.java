@@ -1,6 +1,6 @@
 package cctk.diagnose.verdict;
 
-import de.siegmar.fastcsv.writer.CsvWriter;
+import cctk.results.CsvOut;
 import java.util.Map;
 
 /**
@@ -19,7 +19,7 @@ final class DiagnosisCsv {
     }
 
     /** Each node on each pair test (the median of its pairs), then inside, per pass. */
-    static void nodes(final CsvWriter w, final Figures f, final Findings found, final double threshold) {
+    static void nodes(final CsvOut w, final Figures f, final Findings found, final double threshold) {
         w.writeRecord(NODES);
         final double[] intra = {Judge.intra(f, 0, threshold).median(), Judge.intra(f, 1, threshold).median()};
         for (int i = 0; i < f.nodes().size(); i++) {
@@ -39,7 +39,7 @@ final class DiagnosisCsv {
     }
 
     /** One row per pair and mode: both operations, their ratios to the pair median and their repeats. */
-    static void pairs(final CsvWriter w, final Figures f, final Findings found) {
+    static void pairs(final CsvOut w, final Figures f, final Findings found) {
         final String[] head = new String[3 + 3 * Figures.PAIR_OPS.size()];
         head[0] = "node_a";
         head[1] = "node_b";
@@ -73,7 +73,7 @@ final class DiagnosisCsv {
     }
 
     /** Each rank's arrival skew, per pass. */
-    static void ranks(final CsvWriter w, final Figures f) {
+    static void ranks(final CsvOut w, final Figures f) {
         w.writeRecord(RANKS);
         for (final Map.Entry<Integer, RankSkew[]> e : f.ranks().entrySet()) {
             for (int p = 0; p < e.getValue().length; p++) {

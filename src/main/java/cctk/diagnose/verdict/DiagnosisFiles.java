@@ -4,9 +4,9 @@ import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.Json;
 import cctk.OwnerFiles;
+import cctk.results.CsvOut;
 import cctk.results.Numbers;
 import cctk.results.ResultCsv;
-import de.siegmar.fastcsv.writer.CsvWriter;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,9 +68,9 @@ public final class DiagnosisFiles {
     }
 
     /** Writes one CSV through its part file. */
-    private static Path csv(final Path file, final java.util.function.Consumer<CsvWriter> rows) throws IOException {
+    private static Path csv(final Path file, final java.util.function.Consumer<CsvOut> rows) throws IOException {
         final Path part = file.resolveSibling(file.getFileName() + ".part");
-        try (BufferedWriter out = OwnerFiles.text(part); CsvWriter w = ResultCsv.writer(out)) {
+        try (BufferedWriter out = OwnerFiles.text(part); CsvOut w = ResultCsv.writer(out)) {
             rows.accept(w);
         }
         Files.move(part, file, StandardCopyOption.REPLACE_EXISTING);
