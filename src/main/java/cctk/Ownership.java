@@ -163,8 +163,8 @@ public final class Ownership {
     private static CctkException refuse(final Path asked, final Path p, final String why) {
         final String where = p.equals(asked.toAbsolutePath()) ? "it" : Printable.of(p.toString()) + ", on its way,";
         return CctkException.usage("cctk will not write into " + Printable.of(asked.toString()) + ": " + where + " "
-            + why + ". Name a directory that only you control (e.g. one under your home directory) with -o, or make"
-            + " this one yours alone.");
+            + why + ". Name a directory that only you control (e.g. one under your home directory) with -o or the spec's"
+            + " job.output_dir, or make this one yours alone.");
     }
 
     private static boolean unix(final Path p) {

@@ -81,16 +81,16 @@ class SwappedSpecTest {
         assertThat(e.toString()).contains("is not the one 'cctk run' started this rank with");
     }
 
-    /** Rewrites the run's spec as soon as it appears, to send the results to {@code theirs}. */
+    /** Rewrites the run's spec as soon as it is written whole, to send the results to {@code theirs}. */
     private static boolean swapWhenWritten(final Path out, final Path theirs, final CompletableFuture<Integer> run)
         throws IOException, InterruptedException {
         while (!run.isDone()) {
             final List<Path> specs = files(out).stream()
                 .filter(p -> p.getFileName().toString().startsWith("cctk-run-")).toList();
-            if (!specs.isEmpty()) {
+            final String text = specs.isEmpty() ? "" : Files.readString(specs.get(0));
+            if (text.contains(out.toString())) {
                 final Path spec = specs.get(0);
-                final Path mine = Files.writeString(spec.resolveSibling("swap.tmp"), swapped(Files.readString(spec),
-                    out, theirs));
+                final Path mine = Files.writeString(spec.resolveSibling("swap.tmp"), swapped(text, out, theirs));
                 Files.move(mine, spec, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 return true;
             }
