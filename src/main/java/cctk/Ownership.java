@@ -151,20 +151,26 @@ public final class Ownership {
 
     private static void judgeDirectory(final Path asked, final Path p, final Node n, final boolean last) {
         if (n.uid() != me() && (last || n.uid() != ROOT)) {
-            throw refuse(asked, p, "belongs to another user (uid " + n.uid() + "), who could read, change or replace"
-                + " what cctk writes there");
+            throw refuse(asked, p, last, "belongs to another user (uid " + n.uid() + "), who could read, change or"
+                + " replace what cctk writes there");
         }
         if (n.openToOthers()) {
-            throw refuse(asked, p, "can be written by other users (mode " + n.octal() + ") and is not sticky, so"
-                + " they could plant files there or swap what cctk made for their own ('chmod go-w' mends that)");
+            throw refuse(asked, p, last, "can be written by other users (mode " + n.octal() + ") and is not sticky,"
+                + " so they could plant files there or swap what cctk made for their own ('chmod go-w' mends that)");
         }
     }
 
     private static CctkException refuse(final Path asked, final Path p, final String why) {
-        final String where = p.equals(asked.toAbsolutePath()) ? "it" : Printable.of(p.toString()) + ", on its way,";
+        return refuse(asked, p, false, why);
+    }
+
+    /** The one-paragraph refusal; {@code last}: {@code p} is where {@code asked} leads, not a directory above it. */
+    private static CctkException refuse(final Path asked, final Path p, final boolean last, final String why) {
+        final String where = p.equals(asked.toAbsolutePath()) ? "it"
+            : Printable.of(p.toString()) + (last ? ", where it leads," : ", on its way,");
         return CctkException.usage("cctk will not write into " + Printable.of(asked.toString()) + ": " + where + " "
-            + why + ". Name a directory that only you control (e.g. one under your home directory) with -o or the spec's"
-            + " job.output_dir, or make this one yours alone.");
+            + why + ". Name a directory that only you control (e.g. one under your home directory) with -o or the"
+            + " spec's job.output_dir, or make this one yours alone.");
     }
 
     private static boolean unix(final Path p) {
