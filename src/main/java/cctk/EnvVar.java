@@ -57,6 +57,11 @@ public enum EnvVar {
     CCTK_LAUNCH_ID,
     /** cctk's local launcher names its own pid: its ranks stop when it is gone. */
     CCTK_LAUNCHER_PID,
+    /**
+     * The SHA-256 of the spec the local launcher handed its ranks: a rank refuses a spec file with other bytes
+     * ({@code cctk.spec.SpecDigest}).
+     */
+    CCTK_SPEC_SHA256,
     /** The per-job secret ranks prove they know when joining the store and the mesh. Never printed or sent. */
     CCTK_SECRET,
     /** TEST-ONLY: {@code R:N} makes rank R halt after measuring N sizes ({@code cctk.bench.TestFaults}). */

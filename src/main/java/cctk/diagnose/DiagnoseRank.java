@@ -1,5 +1,6 @@
 package cctk.diagnose;
 
+import cctk.EnvVar;
 import cctk.Environment;
 import cctk.ExitCode;
 import cctk.comm.Store;
@@ -43,7 +44,7 @@ public final class DiagnoseRank {
     /** The rank's whole part: identity from the environment, rank 0's store, the phases. */
     public ExitCode run(final Path specFile) {
         final RankIdentity id = RankIdentity.fromEnvironment(env);
-        final JobSpec spec = SpecParser.parse(specFile);
+        final JobSpec spec = SpecParser.parse(specFile, env.optional(EnvVar.CCTK_SPEC_SHA256));
         final Duration timeout = Duration.ofSeconds(spec.benchmark().timeoutSeconds());
         final String host = Rendezvous.localHostName(env);
         try (Rendezvous store = Rendezvous.join(id, Rendezvous.secret(env), host, timeout, this::note)) {

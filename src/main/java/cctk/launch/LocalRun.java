@@ -1,20 +1,24 @@
 package cctk.launch;
 
 import cctk.CctkException;
+import cctk.EnvVar;
 import cctk.IoErrors;
 import cctk.OwnerFiles;
 import cctk.Printable;
 import cctk.spec.JobSpec;
 import cctk.spec.RankJvm;
+import cctk.spec.SpecDigest;
 import cctk.spec.SpecWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,7 +29,9 @@ import java.util.stream.Stream;
  * What {@code cctk run} does once its spec is known: checks the machine can hold the ranks, runs each world size of
  * the spec as local rank processes, and at the end names the result files the run wrote (the files that were not in
  * the output directory before). A spec built from flags is frozen into the output directory first, so the result
- * header names a file that is still there.
+ * header names a file that is still there. The output directory must be one only this user controls
+ * ({@link OwnerFiles#directory}), and the ranks get the SHA-256 of the spec ({@code CCTK_SPEC_SHA256}): a rank
+ * refuses a spec file that changed after the launcher wrote or read it.
  * <b>Note:</b> not threadsafe; one run per instance.
  */
 public final class LocalRun {
@@ -56,9 +62,20 @@ public final class LocalRun {
             capacity.check(world, perRank, oversubscribe, what);
         }
         final Path outputDir = Path.of(job.job().outputDir()).toAbsolutePath().normalize();
+        prepare(outputDir);
         final Set<Path> before = listing(outputDir);
-        final Path file = specFile != null ? specFile.toAbsolutePath() : freeze(job, outputDir);
-        final Map<String, String> env = LocalSpecs.environment(job);
+        final Path file;
+        final String digest;
+        if (specFile != null) {
+            file = specFile.toAbsolutePath();
+            digest = SpecDigest.of(file);
+        } else {
+            final byte[] yaml = SpecWriter.toYaml(job).getBytes(StandardCharsets.UTF_8);
+            file = freeze(yaml, outputDir);
+            digest = SpecDigest.of(yaml);
+        }
+        final Map<String, String> env = new LinkedHashMap<>(LocalSpecs.environment(job));
+        env.put(EnvVar.CCTK_SPEC_SHA256.name(), digest);
         int worst = 0;
         for (final int world : job.benchmark().taskCounts()) {
             out.println("cctk run: " + world + " rank(s) of " + Printable.of(file.toString()));
@@ -97,17 +114,27 @@ public final class LocalRun {
         return files;
     }
 
-    /** The spec built from flags, as {@code DIR/cctk-run-<stamp>.yaml} (owner-only): what the ranks read. */
-    private static Path freeze(final JobSpec job, final Path outputDir) {
-        String name = "cctk-run-" + STAMP.format(LocalDateTime.now());
+    /** The output directory, made and judged before any rank starts ({@link OwnerFiles#directory}). */
+    private static void prepare(final Path outputDir) {
         try {
             OwnerFiles.directory(outputDir);
-            for (int n = 1; Files.exists(outputDir.resolve(name + ".yaml")); n++) {
+        } catch (final IOException e) {
+            throw CctkException.environment("cannot make the output directory " + Printable.of(outputDir.toString())
+                + ": " + IoErrors.reason(e) + ".", e);
+        }
+    }
+
+    /**
+     * The spec built from flags, as a new {@code DIR/cctk-run-<stamp>.yaml} (owner-only, in a directory only this
+     * user controls): what the ranks read, and check against the digest of {@code yaml}.
+     */
+    private static Path freeze(final byte[] yaml, final Path outputDir) {
+        String name = "cctk-run-" + STAMP.format(LocalDateTime.now());
+        try {
+            for (int n = 1; Files.exists(outputDir.resolve(name + ".yaml"), LinkOption.NOFOLLOW_LINKS); n++) {
                 name = "cctk-run-" + STAMP.format(LocalDateTime.now()) + "-" + n;
             }
-            final Path f = outputDir.resolve(name + ".yaml");
-            OwnerFiles.bytes(f, SpecWriter.toYaml(job).getBytes(StandardCharsets.UTF_8));
-            return f;
+            return OwnerFiles.newBytes(outputDir.resolve(name + ".yaml"), yaml);
         } catch (final IOException e) {
             throw CctkException.environment("cannot write the spec built from the flags into " + outputDir + ": "
                 + IoErrors.reason(e) + ".", e);

@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.EnvVar;
 import cctk.Environment;
 import cctk.ExitCode;
 import cctk.bench.RunContext;
@@ -67,7 +68,7 @@ public final class RankMain {
                         final boolean quiet) {
         final RankIdentity id = RankIdentity.fromEnvironment(env);
         cctk.bench.EarlyEnd.install("rank " + id.rank());
-        final JobSpec spec = SpecParser.parse(specFile);
+        final JobSpec spec = SpecParser.parse(specFile, env.optional(EnvVar.CCTK_SPEC_SHA256));
         final List<Integer> sizes = spec.benchmark().taskCounts();
         if (!sizes.contains(id.worldSize())) {
             throw CctkException.usage("this step has " + id.worldSize() + " ranks, but " + specFile + " runs with "

@@ -53,7 +53,7 @@ final class JsonPartFile implements AutoCloseable {
      * array named {@code array}, closed; when that fails, the file is removed.
      */
     static JsonPartFile open(final Path file, final Map<String, Object> head, final String array) throws IOException {
-        final JsonPartFile f = new JsonPartFile(OwnerFiles.channel(file));
+        final JsonPartFile f = new JsonPartFile(OwnerFiles.newChannel(file));
         try {
             f.json.beginObject();
             f.fields(head);

@@ -3,10 +3,12 @@ package cctk.results;
 import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.OwnerFiles;
+import cctk.Ownership;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
@@ -51,8 +53,7 @@ public final class ResultFiles implements AutoCloseable {
         final String stem = "profile_" + header.backend() + "_world" + header.world() + "_"
             + STAMP.format(LocalDateTime.parse(header.start()));
         String unique = stem;
-        for (int n = 1; Files.exists(dir.resolve(unique + ".txt")) || Files.exists(dir.resolve(unique + ".txt.part"));
-             n++) {
+        for (int n = 1; taken(dir, unique); n++) {
             unique = stem + "-" + n;
         }
         for (int i = 0; i < SUFFIXES.length; i++) {
@@ -61,8 +62,8 @@ public final class ResultFiles implements AutoCloseable {
         }
         run = header.at(finals[2].toString());
         try {
-            text = OwnerFiles.text(parts[0]);
-            csvOut = OwnerFiles.text(parts[1]);
+            text = OwnerFiles.newText(parts[0]);
+            csvOut = OwnerFiles.newText(parts[1]);
             csv = ResultCsv.writer(csvOut);
             writeLines(text, ProfileText.header(run));
             ResultCsv.header(csv, false);
@@ -72,6 +73,17 @@ public final class ResultFiles implements AutoCloseable {
             closeQuietly();
             throw e;
         }
+    }
+
+    /** Whether any of the six files named {@code stem} (final or part) is there, even as a dangling link. */
+    private static boolean taken(final Path dir, final String stem) {
+        for (final String suffix : SUFFIXES) {
+            if (Files.exists(dir.resolve(stem + suffix), LinkOption.NOFOLLOW_LINKS)
+                || Files.exists(dir.resolve(stem + suffix + ".part"), LinkOption.NOFOLLOW_LINKS)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -189,6 +201,7 @@ public final class ResultFiles implements AutoCloseable {
             json.finish(end());
             json.close();
             for (int i = 0; i < SUFFIXES.length; i++) {
+                Ownership.replaceable(finals[i]);
                 Files.move(parts[i], finals[i], StandardCopyOption.REPLACE_EXISTING);
             }
             return List.of(finals);

@@ -4,9 +4,7 @@ import cctk.CctkException;
 import cctk.Json;
 import cctk.OwnerFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,9 +57,7 @@ public record Manifest(String jobId, String cluster, Path spec, Path script, Lis
         final Path file = jobDir.resolve(FILE);
         try {
             OwnerFiles.directory(jobDir);
-            final Path tmp = Files.createTempFile(jobDir, ".manifest", ".tmp");
-            OwnerFiles.string(tmp, Json.write(toMap()) + "\n");
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            OwnerFiles.string(file, Json.write(toMap()) + "\n");
         } catch (IOException e) {
             throw CctkException.environment("cannot write " + file + ": " + e.getMessage(), e);
         }

@@ -48,8 +48,17 @@ public final class SpecParser {
      * listing every problem of the file with file:line:column and key path.
      */
     public static JobSpec parse(final Path file) {
+        return parse(file, null);
+    }
+
+    /**
+     * As {@link #parse(Path)}, from bytes whose SHA-256 must be {@code sha256} (hex; null: any), the digest the
+     * launcher took of the file it handed to the ranks: a file changed since is a CctkException(ENVIRONMENT), and
+     * nothing of it is used. The bytes are read once, so what is checked is what is parsed.
+     */
+    public static JobSpec parse(final Path file, final String sha256) {
         final Problems problems = new Problems(file);
-        final SpecValue root = withProfiles(file, read(file), problems, new ArrayList<>());
+        final SpecValue root = withProfiles(file, read(file, sha256), problems, new ArrayList<>());
         problems.throwIfAny();
         final JobSpec spec = SpecBuilder.build(file, root, problems);
         problems.throwIfAny();
@@ -104,7 +113,11 @@ public final class SpecParser {
 
     /** One file as a top-level mapping, or a CctkException(USAGE) naming why it is no spec at all. */
     static SpecValue read(final Path file) {
-        final String text = text(file);
+        return read(file, null);
+    }
+
+    private static SpecValue read(final Path file, final String sha256) {
+        final String text = text(file, sha256);
         final LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
         options.setMaxAliasesForCollections(MAX_ALIASES);
@@ -136,7 +149,7 @@ public final class SpecParser {
         return value;
     }
 
-    private static String text(final Path file) {
+    private static String text(final Path file, final String sha256) {
         final byte[] bytes;
         try {
             if (!Files.exists(file)) {
@@ -157,6 +170,9 @@ public final class SpecParser {
             bytes = Files.readAllBytes(file);
         } catch (final IOException e) {
             throw CctkException.usage("cannot read spec " + file + ": " + IoErrors.reason(e) + ".");
+        }
+        if (sha256 != null) {
+            SpecDigest.check(file, bytes, sha256);
         }
         for (final byte b : bytes) {
             if (b == 0) {

@@ -4,6 +4,7 @@ import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.Json;
 import cctk.OwnerFiles;
+import cctk.Ownership;
 import cctk.results.CsvOut;
 import cctk.results.Numbers;
 import cctk.results.ResultCsv;
@@ -73,6 +74,7 @@ public final class DiagnosisFiles {
         try (BufferedWriter out = OwnerFiles.text(part); CsvOut w = ResultCsv.writer(out)) {
             rows.accept(w);
         }
+        Ownership.replaceable(file);
         Files.move(part, file, StandardCopyOption.REPLACE_EXISTING);
         return file;
     }
@@ -80,6 +82,7 @@ public final class DiagnosisFiles {
     private static Path place(final Path file, final String text) throws IOException {
         final Path part = file.resolveSibling(file.getFileName() + ".part");
         OwnerFiles.string(part, text);
+        Ownership.replaceable(file);
         Files.move(part, file, StandardCopyOption.REPLACE_EXISTING);
         return file;
     }
