@@ -32,7 +32,7 @@ final class StoreHandshakes implements Runnable {
 
     static final long HANDSHAKE_NANOS = 5_000_000_000L;
     static final int MAX_PENDING = 64;
-    static final int LOGGED_REFUSALS = 8;
+    static final int LOGGED_REFUSALS = 1;
     private static final long MIN_PAUSE_NANOS = 10_000_000L;
     private static final long MAX_PAUSE_NANOS = 1_000_000_000L;
     private static final long LOG_EVERY_NANOS = 60_000_000_000L;

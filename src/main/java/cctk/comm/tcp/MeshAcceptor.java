@@ -29,7 +29,7 @@ final class MeshAcceptor {
 
     static final long HANDSHAKE_NANOS = 5_000_000_000L;
     static final int MAX_PENDING = 64;
-    static final int LOGGED_DROPS = 8;
+    static final int LOGGED_DROPS = 1;
     private static final long MIN_PAUSE_NANOS = 10_000_000L;
     private static final long MAX_PAUSE_NANOS = 1_000_000_000L;
 
