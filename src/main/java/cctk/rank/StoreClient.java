@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.IoErrors;
 import cctk.EnvVar;
 import cctk.comm.Store;
 import cctk.rank.StoreFrame.Type;
@@ -87,7 +88,7 @@ public final class StoreClient implements Store {
             backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
         }
         throw CctkException.environment("rank " + rank + " could not reach " + server + " within "
-                + timeout.toSeconds() + " s (" + (last == null ? "no attempt" : last.getMessage()) + "): rank 0 did"
+                + timeout.toSeconds() + " s (" + (last == null ? "no attempt" : IoErrors.why(last)) + "): rank 0 did"
                 + " not start, or the address is not reachable from this node.");
     }
 
@@ -210,7 +211,7 @@ public final class StoreClient implements Store {
             throw CctkException.environment(gone != null ? gone : "lost " + server + " during " + what + ": "
                     + e.getMessage() + ".", e);
         } catch (final ExecutionException e) {
-            throw CctkException.environment(e.getCause().getMessage(), e.getCause());
+            throw CctkException.environment(IoErrors.why(e.getCause()), e.getCause());
         } catch (final TimeoutException e) {
             throw CctkException.environment(server + " did not answer " + what + " within "
                     + (timeout.toSeconds() + BACKSTOP_MILLIS / 1000) + " s.");
@@ -239,7 +240,7 @@ public final class StoreClient implements Store {
             }
         } catch (final IOException e) {
             if (!closed) {
-                failed("lost the connection to " + server + ": rank 0 exited or failed (" + e.getMessage() + ").");
+                failed("lost the connection to " + server + ": rank 0 exited or failed (" + IoErrors.why(e) + ").");
             }
         }
     }

@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.IoErrors;
 import cctk.EnvVar;
 import cctk.rank.StoreFrame.Type;
 import java.io.IOException;
@@ -183,7 +184,7 @@ final class StoreHandshakes implements Runnable {
             failedAccepts++;
             final long now = System.nanoTime();
             if (lastAcceptLog == 0 || now - lastAcceptLog >= LOG_EVERY_NANOS) {
-                log.accept("cctk store: accept failed: " + e.getMessage() + "; pausing accepts (up to "
+                log.accept("cctk store: accept failed: " + IoErrors.why(e) + "; pausing accepts (up to "
                         + MAX_PAUSE_NANOS / 1_000_000L + " ms at a time)" + (failedAccepts > 1 ? "; "
                         + (failedAccepts - 1) + " earlier failure(s) were not logged" : "") + ".");
                 lastAcceptLog = now;
@@ -210,7 +211,7 @@ final class StoreHandshakes implements Runnable {
             channel.register(selector, p.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ, p);
             pending++;
         } catch (final IOException e) {
-            refused(remote, e.getMessage());
+            refused(remote, IoErrors.why(e));
             closeQuietly(channel);
         }
     }
@@ -241,7 +242,7 @@ final class StoreHandshakes implements Runnable {
             }
             return join(key, p, StoreFrame.parse(p.body.flip()));
         } catch (final IOException e) {
-            drop(p, "it did not speak the cctk store protocol (" + e.getMessage() + ")");
+            drop(p, "it did not speak the cctk store protocol (" + IoErrors.why(e) + ")");
             return null;
         }
     }

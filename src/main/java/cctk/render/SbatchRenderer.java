@@ -133,7 +133,7 @@ public final class SbatchRenderer {
                 Files.setPosixFilePermissions(job.scriptPath(), PosixFilePermissions.fromString("rwx------"));
             }
         } catch (IOException e) {
-            throw CctkException.environment("Cannot write the job files to " + job.jobDir() + ": " + e
+            throw CctkException.environment("Cannot write the job files to " + job.jobDir() + ": " + cctk.IoErrors.reason(e)
                     + ". Check that the directory is writable or choose another with -o DIR.", e);
         }
         return job.scriptPath();

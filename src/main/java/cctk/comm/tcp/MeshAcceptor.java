@@ -216,7 +216,7 @@ final class MeshAcceptor {
             }
             key.interestOps(SelectionKey.OP_READ);
         } catch (final IOException e) {
-            drop(p, "its connection failed during the hello (" + e.getMessage() + ")");
+            drop(p, "its connection failed during the hello (" + cctk.IoErrors.why(e) + ")");
         }
     }
 
@@ -258,7 +258,7 @@ final class MeshAcceptor {
             channel.register(selector, p.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ, p);
             pending++;
         } catch (final IOException e) {
-            dropped(remote, e.getMessage());
+            dropped(remote, cctk.IoErrors.why(e));
             closeQuietly(channel);
         }
     }
