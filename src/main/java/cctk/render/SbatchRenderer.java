@@ -133,8 +133,8 @@ public final class SbatchRenderer {
                 Files.setPosixFilePermissions(job.scriptPath(), PosixFilePermissions.fromString("rwx------"));
             }
         } catch (IOException e) {
-            throw CctkException.environment("Cannot write the job files to " + job.jobDir() + ": " + cctk.IoErrors.reason(e)
-                    + ". Check that the directory is writable or choose another with -o DIR.", e);
+            throw CctkException.environment("Cannot write the job files to " + job.jobDir() + ": "
+                    + cctk.IoErrors.reason(e) + ". Check that the directory is writable or choose another with -o DIR.", e);
         }
         return job.scriptPath();
     }
