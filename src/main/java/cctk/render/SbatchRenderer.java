@@ -134,7 +134,8 @@ public final class SbatchRenderer {
             }
         } catch (IOException e) {
             throw CctkException.environment("Cannot write the job files to " + job.jobDir() + ": "
-                    + cctk.IoErrors.reason(e) + ". Check that the directory is writable or choose another with -o DIR.", e);
+                    + cctk.IoErrors.reason(e) + ". Check that the directory is writable or choose another with -o"
+                    + " DIR.", e);
         }
         return job.scriptPath();
     }

@@ -253,7 +253,8 @@ final class TcpMesh implements AutoCloseable {
                 closeQuietly(channel);
                 throw CctkException.environment(options.label(rank) + ": connecting to " + options.label(peer)
                         + " at " + remote + " (stripe " + s + ") failed during " + operation + " ("
-                        + cctk.IoErrors.why(e) + "); " + options.label(peer) + " probably died, or the address is not reachable from "
+                        + cctk.IoErrors.why(e) + "); " + options.label(peer) + " probably died, or the address is not"
+                        + " reachable from "
                         + NicAddresses.hostName() + ". The job cannot continue.", e);
             } catch (final RuntimeException e) {
                 closeQuietly(channel);
