@@ -11,13 +11,18 @@ public class CctkException extends RuntimeException {
     private final ExitCode exitCode;
 
     public CctkException(final ExitCode exitCode, final String message) {
-        super(message);
+        super(words(message, null));
         this.exitCode = exitCode;
     }
 
     public CctkException(final ExitCode exitCode, final String message, final Throwable cause) {
-        super(message, cause);
+        super(words(message, cause), cause);
         this.exitCode = exitCode;
+    }
+
+    /** The message, or when there is none (a cause without one), why the cause happened: never null. */
+    private static String words(final String message, final Throwable cause) {
+        return message == null || message.isBlank() || message.equals("null") ? IoErrors.why(cause) : message;
     }
 
     public ExitCode exitCode() {

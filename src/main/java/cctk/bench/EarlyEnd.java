@@ -115,7 +115,7 @@ public final class EarlyEnd {
             }
         } catch (RuntimeException | Error e) {
             System.err.println("cctk: " + who + " could not finish its result files after " + cause + ": "
-                + e.getMessage());
+                + cctk.IoErrors.why(e));
         } finally {
             System.err.println("cctk: " + who + (code == ExitCode.FAILED.code() ? " stopped early: " + cause
                 : " ended " + how + " after a fault") + "; exit code " + code + ".");

@@ -1,7 +1,6 @@
 package cctk.cli;
 
 import cctk.diagnose.DiagnoseJob;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -35,7 +34,7 @@ final class DiagnoseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final DiagnoseJob.Request request = new DiagnoseJob.Request(options.specFile, options.jobDir,
-                List.copyOf(options.sbatchArgs), options.dryRun, !noWait, Duration.ofSeconds(options.waitLimit),
+                List.copyOf(options.sbatchArgs), options.dryRun, !noWait, options.waitLimit(),
                 VersionProvider.version());
         return DiagnoseJob.run(request, spec.commandLine().getOut(), spec.commandLine().getErr()).code();
     }

@@ -1,6 +1,8 @@
 package cctk.cli;
 
+import cctk.CctkException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -29,4 +31,13 @@ final class JobOptions {
     @Option(names = "--wait-limit", paramLabel = "SECONDS", defaultValue = "86400",
             description = "Give up following after this long (default: ${DEFAULT-VALUE}); the job keeps running.")
     long waitLimit;
+
+    /** The --wait-limit as a duration; refuses zero, a negative or more than a year (usage error). */
+    Duration waitLimit() {
+        if (waitLimit < 1 || waitLimit > 366L * 86_400) {
+            throw CctkException.usage("--wait-limit: expected 1 to " + 366L * 86_400 + " seconds, found "
+                    + waitLimit + ".");
+        }
+        return Duration.ofSeconds(waitLimit);
+    }
 }

@@ -47,6 +47,7 @@ final class SubmitCommand implements Callable<Integer> {
     public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
+        final Duration waitLimit = options.waitLimit();
         final JobSpec job = SpecParser.parse(options.specFile);
         final Path submitDir = Path.of("").toAbsolutePath();
         final Instant now = Instant.now();
@@ -72,7 +73,7 @@ final class SubmitCommand implements Callable<Integer> {
             return ExitCode.OK.code();
         }
         final JobStatus end = new JobFollower(slurm,
-                JobFollower.Polling.gentle(Duration.ofSeconds(options.waitLimit)),
+                JobFollower.Polling.gentle(waitLimit),
                 line -> {
                     out.println(line);
                     out.flush();

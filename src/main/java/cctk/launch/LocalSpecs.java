@@ -1,6 +1,7 @@
 package cctk.launch;
 
 import cctk.CctkException;
+import cctk.Printable;
 import cctk.OwnerFiles;
 import cctk.coll.CollectiveType;
 import cctk.comm.DType;
@@ -68,6 +69,10 @@ public final class LocalSpecs {
         if (nproc.stream().anyMatch(n -> n < 1)) {
             throw CctkException.usage("--nproc needs world sizes of at least 1, e.g. --nproc 2,4.");
         }
+        if (nproc.stream().distinct().count() < nproc.size()) {
+            throw CctkException.usage("--nproc: each world size once, found " + nproc.stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(",")) + ".");
+        }
         final String backend = f.backend() == null ? "tcp" : f.backend();
         if (!BACKENDS.contains(backend)) {
             throw CctkException.usage("--backend: unknown backend '" + backend + "'; without SPEC it is tcp, tcp-flat"
@@ -82,7 +87,12 @@ public final class LocalSpecs {
             Arrays.stream(ReduceOp.values()).map(ReduceOp::specName).toList(), List.of(ReduceOp.SUM));
         final List<MessageSize> messageSizes = new ArrayList<>();
         for (final String s : f.sizes() == null || f.sizes().isEmpty() ? List.<String>of() : f.sizes()) {
-            messageSizes.add(size(s));
+            final MessageSize m = size(s);
+            if (messageSizes.contains(m)) {
+                throw CctkException.usage("--sizes: each size once; '" + s.trim() + "' is " + m.specText()
+                        + ", already listed.");
+            }
+            messageSizes.add(m);
         }
         final Benchmark b = new Benchmark(List.of(backend), List.copyOf(nproc), colls,
             messageSizes.isEmpty() ? List.of(Benchmark.DEFAULT_SIZE) : messageSizes, types, ops,
@@ -99,6 +109,10 @@ public final class LocalSpecs {
         final Resources resources = new Resources(1, ranks, backend.equals("nccl") ? ranks : 0, 1, "none", "block",
             List.of());
         final String out = f.output() == null ? "results/" + JOB_NAME : f.output().toString();
+        if (out.chars().anyMatch(Character::isISOControl)) {
+            throw CctkException.usage("-o: the directory '" + Printable.of(out) + "' holds a control character (a"
+                    + " spec's output_dir may not); choose another.");
+        }
         return new JobSpec(Path.of("cctk-run-flags.yaml"), new Job(JOB_NAME, out, "00:30:00"), local, resources,
             new LinkedHashMap<>(), new LinkedHashMap<>(), b, List.of());
     }

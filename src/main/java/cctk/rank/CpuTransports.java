@@ -61,6 +61,8 @@ final class CpuTransports {
         // a rank that halts on a signal or its launcher's death closes nothing: its segment files go all the same
         EarlyEnd.beforeHalt("shm", ShmCommunicator::releaseFiles);
         if (!multiHost) {
+            // shared memory uses no NIC, but a spec that names one that is missing is wrong all the same
+            TcpCommunicator.checkInterfaces(nics);
             return ShmCommunicator.connect(shm, id.rank(), id.worldSize(), store);
         }
         if (tcp.algorithm() == TcpSettings.Algorithm.FLAT) {

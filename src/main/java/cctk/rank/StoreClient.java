@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.IoErrors;
 import cctk.EnvVar;
 import cctk.comm.Store;
 import cctk.rank.StoreFrame.Type;
@@ -212,7 +213,7 @@ public final class StoreClient implements Store {
             throw CctkException.environment(gone != null ? gone : "lost " + server + " during " + what + ": "
                     + e.getMessage() + ".", e);
         } catch (final ExecutionException e) {
-            throw CctkException.environment(e.getCause().getMessage(), e.getCause());
+            throw CctkException.environment(IoErrors.why(e.getCause()), e.getCause());
         } catch (final TimeoutException e) {
             throw CctkException.environment(server + " did not answer " + what + " within "
                     + (timeout.toSeconds() + BACKSTOP_MILLIS / 1000) + " s.");
@@ -241,7 +242,7 @@ public final class StoreClient implements Store {
             }
         } catch (final IOException e) {
             if (!closed) {
-                failed("lost the connection to " + server + ": rank 0 exited or failed (" + e.getMessage() + ").");
+                failed("lost the connection to " + server + ": rank 0 exited or failed (" + IoErrors.why(e) + ").");
             }
         }
     }
@@ -267,11 +268,11 @@ public final class StoreClient implements Store {
         if (last == null) {
             return "no attempt";
         }
-        if (last instanceof java.io.EOFException || last.getMessage() == null) {
+        if (last instanceof java.io.EOFException) {
             return "rank 0's store closed each connection before the handshake ended: it is busy, or flooded with"
                     + " strangers' connections";
         }
-        return last.getMessage();
+        return IoErrors.why(last);
     }
 
     private static void sleep(final long millis) {

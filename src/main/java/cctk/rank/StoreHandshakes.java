@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.IoErrors;
 import cctk.EnvVar;
 import cctk.comm.Handshaking;
 import cctk.rank.StoreFrame.Type;
@@ -34,7 +35,7 @@ final class StoreHandshakes implements Runnable {
 
     static final long HANDSHAKE_NANOS = 5_000_000_000L;
     static final int MAX_PENDING = 1024;
-    static final int LOGGED_REFUSALS = 8;
+    static final int LOGGED_REFUSALS = 1;
     private static final long MIN_PAUSE_NANOS = 10_000_000L;
     private static final long MAX_PAUSE_NANOS = 1_000_000_000L;
     private static final long LOG_EVERY_NANOS = 60_000_000_000L;
@@ -188,7 +189,7 @@ final class StoreHandshakes implements Runnable {
             failedAccepts++;
             final long now = System.nanoTime();
             if (lastAcceptLog == 0 || now - lastAcceptLog >= LOG_EVERY_NANOS) {
-                log.accept("cctk store: accept failed: " + e.getMessage() + "; pausing accepts (up to "
+                log.accept("cctk store: accept failed: " + IoErrors.why(e) + "; pausing accepts (up to "
                         + MAX_PAUSE_NANOS / 1_000_000L + " ms at a time)" + (failedAccepts > 1 ? "; "
                         + (failedAccepts - 1) + " earlier failure(s) were not logged" : "") + ".");
                 lastAcceptLog = now;
@@ -218,9 +219,9 @@ final class StoreHandshakes implements Runnable {
             channel.register(selector, p.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ, p);
         } catch (final IOException e) {
             if (p != null && p.proving) {
-                drop(p, "its connection failed (" + e.getMessage() + ")");
+                drop(p, "its connection failed (" + IoErrors.why(e) + ")");
             } else {
-                refused(remote, e.getMessage());
+                refused(remote, IoErrors.why(e));
                 closeQuietly(channel);
             }
         }
@@ -252,7 +253,7 @@ final class StoreHandshakes implements Runnable {
             }
             return join(key, p, StoreFrame.parse(p.body.flip()));
         } catch (final IOException e) {
-            drop(p, "it did not speak the cctk store protocol (" + e.getMessage() + ")");
+            drop(p, "it did not speak the cctk store protocol (" + IoErrors.why(e) + ")");
             return null;
         }
     }

@@ -1,6 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
+import cctk.IoErrors;
 import cctk.EnvVar;
 import cctk.rank.StoreFrame.Type;
 import java.io.BufferedInputStream;
@@ -85,7 +86,7 @@ public final class StoreServer implements AutoCloseable {
                     + EnvVar.MASTER_PORT + " to a free port.", e);
         } catch (final IOException e) {
             throw CctkException.environment("cannot listen on port " + port + " of " + addresses + " on "
-                    + hostLabel + ": " + e.getMessage(), e);
+                    + hostLabel + ": " + IoErrors.why(e), e);
         }
         final StoreServer server = new StoreServer(listeners, worldSize, secret, timeout, log);
         server.handshakes = new StoreHandshakes(server, listeners, server.proof, timeout.toNanos(), maxPending, log);
@@ -196,7 +197,7 @@ public final class StoreServer implements AutoCloseable {
         } catch (final OutOfMemoryError | RuntimeException e) {
             // no thread left for it (a thread limit): it cannot be served, and the job learns why
             closeQuietly(channel);
-            fail("rank 0 could not start a thread to serve rank " + j.rank() + " (" + e.getMessage() + "); the"
+            fail("rank 0 could not start a thread to serve rank " + j.rank() + " (" + IoErrors.why(e) + "); the"
                     + " process or user thread limit (ulimit -u) is reached.");
         }
     }

@@ -91,8 +91,7 @@ public final class SbatchRenderer {
 
     /** {@code baseDir/jobs/<name>/<yyyyMMdd-HHmmss>} in the given zone. */
     public static Path defaultJobDir(final Path baseDir, final String jobName, final Instant when, final ZoneId zone) {
-        if (jobName == null || jobName.isEmpty() || jobName.equals(".") || jobName.equals("..")
-                || jobName.contains("/") || jobName.indexOf('\0') >= 0) {
+        if (!cctk.spec.Job.validName(jobName)) {
             throw CctkException.usage("The job name '" + jobName + "' cannot name a directory under jobs/ "
                     + "(it is empty, '.', '..' or holds a '/'); choose another 'job.name' or give -o DIR.");
         }
@@ -134,8 +133,9 @@ public final class SbatchRenderer {
                 Files.setPosixFilePermissions(job.scriptPath(), PosixFilePermissions.fromString("rwx------"));
             }
         } catch (IOException e) {
-            throw CctkException.environment("Cannot write the job files to " + job.jobDir() + ": " + e
-                    + ". Check that the directory is writable or choose another with -o DIR.", e);
+            throw CctkException.environment("Cannot write the job files to " + job.jobDir() + ": "
+                    + cctk.IoErrors.reason(e) + ". Check that the directory is writable or choose another with -o"
+                    + " DIR.", e);
         }
         return job.scriptPath();
     }

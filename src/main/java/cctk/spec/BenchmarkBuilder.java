@@ -154,7 +154,10 @@ final class BenchmarkBuilder {
         final List<MessageSize> out = new ArrayList<>();
         for (int i = 0; i < raw.size(); i++) {
             final MessageSize m = size(s, raw.get(i), item(s, "sizes", i));
-            if (m != null) {
+            if (m != null && out.contains(m)) {
+                s.problems().expected(raw.get(i), item(s, "sizes", i), "each size once (" + m.specText()
+                        + " is already listed)");
+            } else if (m != null) {
                 out.add(m);
             }
         }

@@ -7,6 +7,16 @@ package cctk.spec;
  */
 public record Job(String name, String outputDir, String timeLimit) {
 
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    /**
+     * Whether {@code name} may be a job name: 1-64 letters, digits, '.', '_' and '-', and not '.' or '..' (it
+     * names a directory under jobs/). The one rule that validate, render and submit apply.
+     */
+    public static boolean validName(final String name) {
+        return name != null && NAME.matcher(name).matches() && !name.equals(".") && !name.equals("..");
+    }
+
     /** The time limit in seconds, 0 when there is none. */
     public long timeLimitSeconds() {
         return timeLimit == null || timeLimit.isBlank() ? 0 : seconds(timeLimit);

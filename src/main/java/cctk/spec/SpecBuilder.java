@@ -1,5 +1,6 @@
 package cctk.spec;
 
+import cctk.EnvVar;
 import cctk.results.Reference;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,7 +13,6 @@ import java.util.regex.Pattern;
 /** Checks a merged spec tree and builds the records: job, cluster, resources and the two environments. */
 final class SpecBuilder {
 
-    static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     /** Linux interface names: at most 15 characters (IFNAMSIZ 16 with the NUL; [LINUX-IF] in docs/sources.md). */
     static final Pattern IFNAME = Pattern.compile("[A-Za-z0-9_.:-]{1,15}");
     private static final Pattern TIME = Pattern.compile("(\\d+-)?\\d{1,2}:[0-5]\\d:[0-5]\\d");
@@ -23,6 +23,9 @@ final class SpecBuilder {
     private static final Pattern DISTRIBUTION = Pattern.compile(
             "(\\*|block|cyclic|arbitrary|plane=\\d+)(:(\\*|block|cyclic|fcyclic)){0,2}(,(Pack|NoPack))?");
     private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9._/+@-]+");
+    /** The CCTK_ variables a spec's env may set: the user's switches; the rest cctk sets itself. */
+    private static final List<String> USER_CCTK = List.of(EnvVar.CCTK_NCCL_ALLTOALL.name(),
+            EnvVar.CCTK_JAVACPP_CACHE.name());
     private static final String DEFAULT_TIME = "00:10:00";
 
     private SpecBuilder() {
@@ -52,12 +55,12 @@ final class SpecBuilder {
 
     private static Job job(final Section s, final Path file) {
         final String stem = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-        String name = s.string("name", JOB_NAME.matcher(stem).matches() ? stem : null);
+        String name = s.string("name", Job.validName(stem) ? stem : null);
         if (name == null && !s.has("name")) {
             s.missing("name", "a job name of letters, digits, '.', '_' and '-'");
-        } else if (name != null && !JOB_NAME.matcher(name).matches()) {
+        } else if (name != null && !Job.validName(name)) {
             s.problems().expected(s.get("name"), s.keyPath("name"),
-                    "a job name of 1-64 letters, digits, '.', '_' and '-'");
+                    "a job name of 1-64 letters, digits, '.', '_' and '-', not '.' or '..'");
             name = null;
         }
         final String outputDir = s.string("output_dir", name == null ? null : "results/" + name);
@@ -201,6 +204,9 @@ final class SpecBuilder {
             if (name.startsWith("NCCL_")) {
                 s.problems().add(s.keyWhere(name), path, "NCCL variables belong under nccl_env, where cctk checks"
                         + " them; move it there");
+            } else if (name.startsWith(EnvVar.CCTK_PREFIX) && !USER_CCTK.contains(name)) {
+                s.problems().add(s.keyWhere(name), path, "CCTK_ variables are cctk's own (its launchers set them"
+                        + " for every rank); a spec may set only " + String.join(" and ", USER_CCTK));
             } else if (!SHELL_NAME.matcher(name).matches()) {
                 s.problems().add(s.keyWhere(name), path, "expected a shell variable name [A-Za-z_][A-Za-z0-9_]*,"
                         + " found '" + Problems.printable(name) + "'");

@@ -65,6 +65,12 @@ class CliInputsAdversarialTest {
                 resources: {nodes: 1, tasks_per_node: 2}
                 benchmark: {sizes: [1e300], iters: -1, warmup: .nan, timeout: 1e400, tasks: [0]}
                 """);
+        final String job = "job: {name: %s}\nresources: {nodes: 1, tasks_per_node: 2}\n";
+        Files.writeString(dir.resolve("plain.yaml"), job.formatted("plain"));
+        Files.writeString(dir.resolve("dotdot.yaml"), job.formatted("\"..\""));
+        Files.writeString(dir.resolve("secret.yaml"), job.formatted("secret") + "env: {CCTK_SECRET: x}\n");
+        Files.writeString(dir.resolve("dupsizes.yaml"), job.formatted("dup")
+                + "benchmark: {sizes: [1MiB, 1048576B]}\n");
         Files.createDirectories(dir.resolve("a-directory.yaml"));
         Files.createDirectories(dir.resolve("results-empty"));
         Files.copy(Path.of("configs/local.yaml"), dir.resolve("local.yaml"));
@@ -107,6 +113,19 @@ class CliInputsAdversarialTest {
         a.add(Arguments.of(2, List.of("run", "--nproc", "2", "--backend", "bogus")));
         a.add(Arguments.of(2, List.of("run", "--nproc", "2", "--backend", "\u001b[31m")));
         a.add(Arguments.of(2, List.of("run", "--grace", "-5")));
+        // issue 23: refused by the launcher before it makes anything, not by its ranks
+        a.add(Arguments.of(2, List.of("run", "--nproc", "2,2", "-o", d + "/made-nothing")));
+        a.add(Arguments.of(2, List.of("run", "--nproc", "2", "-o", d + "/esc\u001b[2Jdir")));
+        a.add(Arguments.of(2, List.of("run", "--nproc", "2", "--sizes", "1MiB,1048576B", "-o", d + "/made-nothing")));
+        for (final String f : List.of("dotdot.yaml", "secret.yaml", "dupsizes.yaml")) {
+            a.add(Arguments.of(2, List.of("validate", d + "/" + f)));
+        }
+        for (final String w : List.of("-5", "0")) {
+            a.add(Arguments.of(2, List.of("submit", d + "/plain.yaml", "--dry-run", "--wait-limit", w, "-o",
+                    d + "/made-nothing")));
+        }
+        a.add(Arguments.of(3, List.of("render", d + "/plain.yaml", "-o", "/dev/null")));
+        a.add(Arguments.of(0, List.of("submit", d + "/plain.yaml", "--dry-run", "-o", d + "/job-dir")));
         a.add(Arguments.of(2, List.of("run", d + "/missing.yaml")));
         a.add(Arguments.of(2, List.of("run", d + "/local.yaml", "--nproc", "2")));
         // demo
@@ -163,6 +182,9 @@ class CliInputsAdversarialTest {
         if (expected != 0) {
             assertThat(e).as("stderr of %s", args).startsWith("cctk").doesNotContain("\n\n");
         }
+        assertThat(e).as("stderr of %s", args).doesNotContain("Exception").doesNotContain("(null)");
+        assertThat(Files.exists(dir.resolve("made-nothing"))).as("%s made its directory", args).isFalse();
+        assertThat(Files.exists(dir.resolve("esc\u001b[2Jdir"))).as("%s made its directory", args).isFalse();
         assertThat(Files.exists(Path.of("/tmp/cctk-pwned"))).as("a payload ran").isFalse();
         assertThat(new String(out.toString().getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isNotNull();
     }

@@ -115,14 +115,26 @@ class CpuTransportsTest {
         assertThat(blocks.keys()).noneMatch(k -> k.startsWith("q/host/"));
     }
 
+    @Test
+    void aMissingNicIsRefusedEvenWhenSharedMemoryCarriesTheRun() {
+        assertThatThrownBy(() -> world("tcp", TcpSettings.DEFAULT, r -> "hostA", List.of("nosuchnic9")))
+            .hasRootCauseInstanceOf(CctkException.class)
+            .rootCause().hasMessageContaining("no network interface 'nosuchnic9'");
+    }
+
     private static List<Seen> world(final String backend, final TcpSettings tcp, final Function<Integer, String> host)
         throws Exception {
+        return world(backend, tcp, host, NICS);
+    }
+
+    private static List<Seen> world(final String backend, final TcpSettings tcp, final Function<Integer, String> host,
+                                    final List<String> nics) throws Exception {
         final MemoryStore store = new MemoryStore(WORLD, DEADLINE);
         return parallel(r -> {
             final RankIdentity id = new RankIdentity(r, WORLD, 0, 0, List.of("n"), "job", 0, "127.0.0.1", 1,
                 RankIdentity.Source.LAUNCHER);
             try (Communicator c = new CpuTransports(SECRET, host.apply(r))
-                .connect(backend, id, store, NICS, DEADLINE, tcp)) {
+                .connect(backend, id, store, nics, DEADLINE, tcp)) {
                 final boolean right = allReduceIsRight(c);
                 return new Seen(c.transports(), c.backend(), right);
             }

@@ -31,7 +31,7 @@ final class MeshAcceptor {
 
     static final long HANDSHAKE_NANOS = 5_000_000_000L;
     static final int MAX_PENDING = 1024;
-    static final int LOGGED_DROPS = 8;
+    static final int LOGGED_DROPS = 1;
     private static final long MIN_PAUSE_NANOS = 10_000_000L;
     private static final long MAX_PAUSE_NANOS = 1_000_000_000L;
 
@@ -221,7 +221,7 @@ final class MeshAcceptor {
             }
             key.interestOps(SelectionKey.OP_READ);
         } catch (final IOException e) {
-            drop(p, "its connection failed during the hello (" + e.getMessage() + ")");
+            drop(p, "its connection failed during the hello (" + cctk.IoErrors.why(e) + ")");
         }
     }
 
@@ -266,9 +266,9 @@ final class MeshAcceptor {
             channel.register(selector, p.out.hasRemaining() ? SelectionKey.OP_WRITE : SelectionKey.OP_READ, p);
         } catch (final IOException e) {
             if (p != null && p.proving) {
-                drop(p, "its connection failed (" + e.getMessage() + ")");
+                drop(p, "its connection failed (" + cctk.IoErrors.why(e) + ")");
             } else {
-                dropped(remote, e.getMessage());
+                dropped(remote, cctk.IoErrors.why(e));
                 closeQuietly(channel);
             }
         }

@@ -47,6 +47,15 @@ public final class TcpCommunicator implements Communicator {
     }
 
     /**
+     * Refuses (CctkException ENVIRONMENT, as {@link #connect} would) a NIC of {@code interfaces} that this host does
+     * not have, has down or without an address: for transports that open no socket on it (shared memory), so that
+     * a misspelt NIC is not silently ignored.
+     */
+    public static void checkInterfaces(final java.util.List<String> interfaces) {
+        NicAddresses.of(interfaces, false);
+    }
+
+    /**
      * Opens this rank's listening sockets and publishes them through {@code store} (keys under
      * {@code options.keyPrefix()}); connects no peer yet: each collective connects the peers it uses the first time
      * it needs them. Throws CctkException(ENVIRONMENT) naming the host and interface when that fails.

@@ -97,7 +97,7 @@ final class TcpMesh implements AutoCloseable {
             servers.forEach(TcpMesh::closeQuietly);
             closeQuietly(selector);
             throw CctkException.environment(options.label(rank) + " on " + NicAddresses.hostName() + " could not"
-                    + " open its tcp listening sockets: " + e.getMessage() + ".", e);
+                    + " open its tcp listening sockets: " + cctk.IoErrors.why(e) + ".", e);
         } catch (final RuntimeException e) {
             servers.forEach(TcpMesh::closeQuietly);
             closeQuietly(selector);
@@ -158,7 +158,7 @@ final class TcpMesh implements AutoCloseable {
             }
         } catch (final IOException e) {
             throw CctkException.environment(options.label(rank) + " on " + NicAddresses.hostName() + " could not"
-                    + " connect to its peers: " + e.getMessage() + ".", e);
+                    + " connect to its peers: " + cctk.IoErrors.why(e) + ".", e);
         }
     }
 
@@ -261,8 +261,9 @@ final class TcpMesh implements AutoCloseable {
             } catch (final IOException e) {
                 closeQuietly(channel);
                 throw CctkException.environment(options.label(rank) + ": connecting to " + options.label(peer)
-                        + " at " + remote + " (stripe " + s + ") failed during " + operation + " (" + e.getMessage()
-                        + "); " + options.label(peer) + " probably died, or the address is not reachable from "
+                        + " at " + remote + " (stripe " + s + ") failed during " + operation + " ("
+                        + cctk.IoErrors.why(e) + "); " + options.label(peer) + " probably died, or the address is not"
+                        + " reachable from "
                         + NicAddresses.hostName() + ". The job cannot continue.", e);
             } catch (final RuntimeException e) {
                 closeQuietly(channel);

@@ -128,7 +128,7 @@ final class Transfers {
                 try {
                     peer[s].channel.setOption(StandardSocketOptions.SO_SNDBUF, want);
                 } catch (final IOException e) {
-                    throw failed(peer[s], "refused a new send buffer size (" + e.getMessage() + ")");
+                    throw failed(peer[s], "refused a new send buffer size (" + cctk.IoErrors.why(e) + ")");
                 }
             }
         }
@@ -312,7 +312,7 @@ final class Transfers {
                 }
             }
         } catch (final IOException e) {
-            throw failed(o, "broke the connection (" + e.getMessage() + ")");
+            throw failed(o, "broke the connection (" + cctk.IoErrors.why(e) + ")");
         }
         if (n == 0) {
             return false;
