@@ -63,6 +63,15 @@ public final class OwnerFiles {
         return bytes(file, text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** {@code text} as a new file in UTF-8, 0600; a file (or link) already there is an error, never replaced. */
+    public static Path newString(final Path file, final String text) throws IOException {
+        try (OutputStream o = Channels.newOutputStream(Files.newByteChannel(file, Set.of(StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), attribute("rw-------")))) {
+            o.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+        return file;
+    }
+
     /**
      * {@code file} for writing at any position, created 0600 when new, emptied when it exists: for a file rewritten
      * in place, a part at a time.

@@ -4,6 +4,7 @@ import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.OwnerFiles;
 import cctk.Printable;
+import cctk.results.ResultFiles;
 import cctk.spec.JobSpec;
 import cctk.spec.RankJvm;
 import cctk.spec.SpecWriter;
@@ -81,6 +82,17 @@ public final class LocalRun {
         } else {
             out.println("cctk run: results in " + Printable.of(dir.toString()) + ":");
             added.forEach(f -> out.println("  " + Printable.of(f.getFileName().toString())));
+        }
+        for (final Path f : added) {
+            final String name = f.getFileName().toString();
+            if (name.endsWith(ResultFiles.CAUSE)) {
+                final Path json = f.resolveSibling(name.substring(0, name.length() - ResultFiles.CAUSE.length())
+                    + ".json");
+                final String cause = ResultFiles.readCause(json);
+                if (cause != null && !Files.exists(json)) {
+                    out.println("cctk run: " + Printable.of(name) + ": the run ended early: " + cause);
+                }
+            }
         }
         out.flush();
     }
