@@ -133,7 +133,8 @@ public final class EarlyEnd {
         final boolean warning = usr1 && isWarning(now, endsAt, lead);
         final long left = usr1 && !warning ? (endsAt > 0 ? Math.max(0, endsAt - now) : -1) : -1;
         final String cause = usr1 && !warning && left < 0
-            ? "a USR1 signal (not the time-limit warning: the job has no time limit)" : cause(s.getName(), warned, left);
+            ? "a USR1 signal (not the time-limit warning: the job has no time limit)"
+            : cause(s.getName(), warned, left);
         if (warning) {
             warned = true;
         }

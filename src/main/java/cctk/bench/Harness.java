@@ -148,9 +148,9 @@ public final class Harness {
         exchange.dropAll();
         if (roomless != null) {
             if (comm.rank() == 0) {
-                progress.println("cctk: " + comm.backend() + " at " + comm.size() + " ranks: the rows too large for"
-                    + " the memory there was were skipped (" + roomless + "); the rows measured are kept. Free memory"
-                    + " (or /dev/shm, for shared memory), or lower benchmark.sizes; exit code 3.");
+                progress.println("cctk: " + comm.backend() + " at " + comm.size() + " ranks: rows were skipped because"
+                    + " their buffers did not fit (" + roomless + "); the rows measured are kept. Free memory (or"
+                    + " /dev/shm, for shared memory), or lower benchmark.sizes; exit code 3.");
                 progress.flush();
             }
             return new SweepResult(ExitCode.ENVIRONMENT, files == null ? List.of() : files.results());
