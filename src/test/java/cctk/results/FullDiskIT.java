@@ -80,6 +80,12 @@ class FullDiskIT {
                         .anyMatch(n -> n.endsWith(".csv.part") || n.endsWith(".csv"))
                         .noneMatch(n -> n.endsWith(".tmp"));
             }
+            try (var files = Files.list(mount.resolve("res"))) {
+                for (final Path f : files.filter(p -> p.toString().endsWith(".txt")).toList()) {
+                    assertThat(Files.readString(f)).as("the Incomplete line of %s", f).contains("No space left")
+                            .doesNotContain("said nothing");
+                }
+            }
         } finally {
             run(List.of("umount", "-l", mount.toString()));
         }
