@@ -337,7 +337,7 @@ public final class Harness {
     private void writeCause(final String why) {
         final String who = "rank " + comm.rank() + ": ";
         final java.nio.file.Path json = resultJson;
-        final java.nio.file.Path file = json == null ? null : ResultFiles.writeCause(json, (why.startsWith(who)
+        final java.nio.file.Path file = json == null ? null : cctk.CauseFile.write(json, (why.startsWith(who)
             ? "" : who) + why);
         if (file != null) {
             progress.println("cctk: rank " + comm.rank() + " wrote the cause to " + file);

@@ -1,10 +1,10 @@
 package cctk.launch;
 
+import cctk.CauseFile;
 import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.OwnerFiles;
 import cctk.Printable;
-import cctk.results.ResultFiles;
 import cctk.spec.JobSpec;
 import cctk.spec.RankJvm;
 import cctk.spec.SpecWriter;
@@ -85,10 +85,10 @@ public final class LocalRun {
         }
         for (final Path f : added) {
             final String name = f.getFileName().toString();
-            if (name.endsWith(ResultFiles.CAUSE)) {
-                final Path json = f.resolveSibling(name.substring(0, name.length() - ResultFiles.CAUSE.length())
+            if (name.endsWith(CauseFile.SUFFIX)) {
+                final Path json = f.resolveSibling(name.substring(0, name.length() - CauseFile.SUFFIX.length())
                     + ".json");
-                final String cause = ResultFiles.readCause(json);
+                final String cause = CauseFile.read(json);
                 if (cause != null && !Files.exists(json)) {
                     out.println("cctk run: " + Printable.of(name) + ": the run ended early: " + cause);
                 }

@@ -1,5 +1,6 @@
 package cctk.results;
 
+import cctk.CauseFile;
 import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.OwnerFiles;
@@ -28,8 +29,6 @@ public final class ResultFiles implements AutoCloseable {
 
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
     private static final String[] SUFFIXES = {".txt", ".csv", ".json"};
-    /** The suffix of a cause file ({@link #causeOf}). */
-    public static final String CAUSE = ".cause";
 
     private final Path[] finals = new Path[SUFFIXES.length];
     private final Path[] parts = new Path[SUFFIXES.length];
@@ -195,62 +194,12 @@ public final class ResultFiles implements AutoCloseable {
                 Files.move(parts[i], finals[i], StandardCopyOption.REPLACE_EXISTING);
             }
             // the final files now say why the run ended: another rank's cause file is no longer needed
-            Files.deleteIfExists(causeOf(finals[2]));
+            Files.deleteIfExists(CauseFile.of(finals[2]));
             return List.of(finals);
         } catch (IOException | UncheckedIOException e) {
             final IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
             throw CctkException.environment("could not finish the result files in " + parts[0].getParent()
                 + ": " + IoErrors.reason(io) + ".", io);
-        }
-    }
-
-    /**
-     * The cause file of the run whose final JSON is {@code json}: {@code <stem>.cause}, where a rank other than 0
-     * that ends early says why, in case rank 0 (the only writer of the result files) dies and never finishes them.
-     */
-    public static Path causeOf(final Path json) {
-        final String name = json.getFileName().toString();
-        final String stem = name.replaceFirst("\\.json(\\.part)?$", "");
-        return json.resolveSibling(stem + CAUSE);
-    }
-
-    /**
-     * Writes {@code cause} (one line) as the cause file of the run whose final JSON is {@code json}, owner-only,
-     * unless the final JSON or a cause file is already there (the first rank's words stay). Returns the file, or
-     * null when it was not written; a failure (a full disk) leaves no file and is not an error: the rank is ending.
-     */
-    public static Path writeCause(final Path json, final String cause) {
-        final Path file = causeOf(json);
-        if (Files.exists(json) || Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return null;
-        }
-        try {
-            OwnerFiles.newString(file, cause.replaceAll("[\\r\\n]+", " ") + "\n");
-            return file;
-        } catch (IOException | RuntimeException e) {
-            if (!(e instanceof java.nio.file.FileAlreadyExistsException)) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException gone) {
-                    // nothing more to do: the rank is ending
-                }
-            }
-            return null;
-        }
-    }
-
-    /** The first line of the cause file beside {@code json} (at most 2,000 characters), or null when none. */
-    public static String readCause(final Path json) {
-        final Path file = causeOf(json);
-        if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return null;
-        }
-        try (java.io.InputStream in = Files.newInputStream(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            final String text = new String(in.readNBytes(2000), java.nio.charset.StandardCharsets.UTF_8);
-            final String line = text.lines().findFirst().orElse("").strip();
-            return line.isEmpty() ? null : cctk.Printable.of(line);
-        } catch (IOException e) {
-            return null;
         }
     }
 

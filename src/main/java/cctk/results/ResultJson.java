@@ -129,7 +129,7 @@ public final class ResultJson {
         final String status = str(m.get("status"));
         final boolean part = file.toString().endsWith(".part") && status == null;
         // a run whose rank 0 died has only part files; another rank may have said why beside them
-        final String error = str(m.get("error")) == null && part ? ResultFiles.readCause(file) : str(m.get("error"));
+        final String error = str(m.get("error")) == null && part ? cctk.CauseFile.read(file) : str(m.get("error"));
         return new Run(Printable.of(file.toString()), str(m.get("cctk_version")), str(m.get("spec")),
             str(m.get("job_id")), str(cluster), Printable.of(backend), w, str(m.get("start_time")), ranks,
             Run.hostsOf(ranks), env, args, refs, part ? Run.INCOMPLETE : status, error);

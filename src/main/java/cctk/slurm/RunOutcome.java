@@ -1,6 +1,6 @@
 package cctk.slurm;
 
-import cctk.results.ResultFiles;
+import cctk.CauseFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ public final class RunOutcome {
                     continue;
                 }
                 if (name.endsWith(".txt.part")) {
-                    final String cause = ResultFiles.readCause(p.resolveSibling(name.replaceFirst("\\.txt\\.part$",
+                    final String cause = CauseFile.read(p.resolveSibling(name.replaceFirst("\\.txt\\.part$",
                         ".json.part")));
                     parts.add(name + (cause == null ? "" : " (" + cause + ")"));
                 } else if (name.endsWith(".txt")) {
