@@ -170,6 +170,7 @@ class LauncherDeathIT {
             assertThat(rep.waitFor(120, TimeUnit.SECONDS)).isTrue();
             assertThat(rep.exitValue()).as(Files.readString(dir.resolve("report.log"))).isZero();
             assertThat(Files.readString(report.resolve("analysis.txt"))).contains("STOPPED EARLY: " + cause.strip());
+            assertThat(Files.readString(dir.resolve("report.log"))).contains("stopped early: " + cause.strip());
         } finally {
             launcher.descendants().forEach(ProcessHandle::destroyForcibly);
             launcher.destroyForcibly();
