@@ -146,6 +146,7 @@ class EarlyEndTest {
                 ? AdversarialTally.Outcome.HANDLED : code != 1 ? AdversarialTally.Outcome.WRONG_EXIT_CODE
                 : AdversarialTally.Outcome.ROWS_LOST);
         assertThat(find(".part")).as("no part files left; %s", err).isNull();
+        assertThat(find(".cause")).as("rank 0 finished the files: no other rank's cause file left; %s", err).isNull();
         assertThat(text).as(err.toString()).contains("# Incomplete: " + cause);
         assertThat(after).as("every row measured before SIG%s", signal).containsAll(before);
         assertThat(code).as(err.toString()).isEqualTo(1);
@@ -180,6 +181,17 @@ class EarlyEndTest {
     void aUsr1NearTheLimitIsTheTimeLimitWarning() throws Exception {
         final long end = System.currentTimeMillis() / 1000 + 50;
         signalEndsWithRowsKept("USR1", "time limit", java.util.Map.of("SLURM_JOB_END_TIME", Long.toString(end)));
+    }
+
+    @Test
+    void theTimeLeftTellsTheWarningFromAUsr1ByHand() {
+        final long now = 1_800_000_000L;
+        assertThat(EarlyEnd.isWarning(now, now + 553, 60)).as("47 s into 10 minutes").isFalse();
+        assertThat(EarlyEnd.isWarning(now, now + 115, 60)).as("Slurm may warn up to 60 s early").isTrue();
+        assertThat(EarlyEnd.isWarning(now, now + 50, 60)).isTrue();
+        assertThat(EarlyEnd.isWarning(now, 0, 60)).as("end unknown: a limit, so the warning").isTrue();
+        assertThat(EarlyEnd.isWarning(now, 0, 0)).as("no time limit: no warning comes").isFalse();
+        assertThat(EarlyEnd.cause("USR1", false, 553)).startsWith("a USR1 signal (not the time-limit warning: 553 s");
     }
 
     @Test
