@@ -22,6 +22,10 @@ public enum EnvVar {
     SLURM_JOB_NODELIST,
     /** Slurm: job id. */
     SLURM_JOB_ID,
+    /** Slurm: the job's projected end, in seconds since the epoch (how much of its time limit is left). */
+    SLURM_JOB_END_TIME,
+    /** Slurm: the job's start, in seconds since the epoch. */
+    SLURM_JOB_START_TIME,
     /** Slurm: step id; absent outside a step, then 0. */
     SLURM_STEP_ID,
     /** Slurm: this node's name as Slurm knows it (the host name in rank lines and rendezvous). */

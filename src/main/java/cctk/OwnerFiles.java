@@ -92,6 +92,11 @@ public final class OwnerFiles {
         return file;
     }
 
+    /** {@code text} as a new file in UTF-8, 0600; a file (or link) already there is an error, never replaced. */
+    public static Path newString(final Path file, final String text) throws IOException {
+        return newBytes(file, text.getBytes(StandardCharsets.UTF_8));
+    }
+
     /**
      * A new file for writing at any position, 0600, for a file rewritten in place a part at a time; it must not exist
      * yet: a file of another user's there is a CctkException(USAGE), any other an IOException.

@@ -25,6 +25,10 @@ public final class EarlyEnd {
     private static volatile ToIntFunction<String> stopper;
     private static volatile String who = "cctk";
     private static volatile boolean warned;
+    /** When the job's time limit ends, in epoch seconds; 0 when unknown. */
+    private static volatile long endsAt;
+    /** How long before the limit the job script asks for SIGUSR1, in seconds; 0 without a time limit. */
+    private static volatile long lead;
     private static boolean installed;
     private static final Map<String, Runnable> BEFORE_HALT = new ConcurrentHashMap<>();
 
@@ -45,6 +49,27 @@ public final class EarlyEnd {
                 // the JVM keeps this signal (-Xrs, or not on this system): its default stays
             }
         }
+    }
+
+    /**
+     * What tells Slurm's time-limit warning (SIGUSR1 {@code lead} seconds before the limit) from a SIGUSR1 sent by
+     * hand ({@code scancel --signal=USR1}): {@code endsAt}, the job's end in epoch seconds (0: unknown), and
+     * {@code lead} (0: the job has no time limit, so no warning comes).
+     */
+    public static void timeLimit(final long endsAtEpochSeconds, final long leadSeconds) {
+        endsAt = endsAtEpochSeconds;
+        lead = leadSeconds;
+    }
+
+    /**
+     * Whether a SIGUSR1 at {@code nowEpochSeconds} is Slurm's time-limit warning: true unless the time left shows
+     * otherwise. Slurm may send it up to 60 s before the lead it was asked for (sbatch's --signal documentation).
+     */
+    static boolean isWarning(final long nowEpochSeconds, final long endsAtEpochSeconds, final long leadSeconds) {
+        if (endsAtEpochSeconds <= 0) {
+            return leadSeconds > 0;
+        }
+        return endsAtEpochSeconds - nowEpochSeconds <= leadSeconds + 60 + 5;
     }
 
     /**
@@ -80,6 +105,18 @@ public final class EarlyEnd {
 
     /** The words of a result file's Incomplete line for a signal ({@code USR1}, {@code TERM}, ...). */
     static String cause(final String signal, final boolean afterWarning) {
+        return cause(signal, afterWarning, -1);
+    }
+
+    /**
+     * The words of a result file's Incomplete line for a signal; {@code secondsLeft}: of the job's time limit when a
+     * SIGUSR1 came that was not the warning, else -1 (a SIGUSR1 is then the warning).
+     */
+    static String cause(final String signal, final boolean afterWarning, final long secondsLeft) {
+        if ("USR1".equals(signal) && secondsLeft >= 0) {
+            return "a USR1 signal (not the time-limit warning: " + secondsLeft + " s of the job's time limit were"
+                + " left), e.g. scancel --signal=USR1";
+        }
         return switch (signal) {
             case "USR1" -> "time limit: Slurm's warning signal (SIGUSR1) came before the job's time limit";
             case "TERM" -> afterWarning ? "time limit: Slurm ended the job (SIGTERM)"
@@ -91,8 +128,14 @@ public final class EarlyEnd {
     }
 
     private static void onSignal(final Signal s) {
-        final String cause = cause(s.getName(), warned);
-        if ("USR1".equals(s.getName())) {
+        final long now = System.currentTimeMillis() / 1000;
+        final boolean usr1 = "USR1".equals(s.getName());
+        final boolean warning = usr1 && isWarning(now, endsAt, lead);
+        final long left = usr1 && !warning ? (endsAt > 0 ? Math.max(0, endsAt - now) : -1) : -1;
+        final String cause = usr1 && !warning && left < 0
+            ? "a USR1 signal (not the time-limit warning: the job has no time limit)"
+            : cause(s.getName(), warned, left);
+        if (warning) {
             warned = true;
         }
         stop(cause, "on " + s.getName());

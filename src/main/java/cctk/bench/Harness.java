@@ -65,6 +65,12 @@ public final class Harness {
     private volatile SweepPlan.Point current;
     private boolean ended;
     private ExitCode endCode = ExitCode.OK;
+    /** The final JSON rank 0 writes, known on every rank (for the cause file); null until known, or none. */
+    private java.nio.file.Path resultJson;
+    /** Rank 0's own result files failed (a full disk): the cause is its own, no other rank's. */
+    private boolean ownFault;
+    /** Why the larger rows were skipped when the buffers did not fit on some rank; null when all fit. */
+    private String roomless;
 
     /** A harness that prints progress on rank 0's standard error. */
     public Harness(final Communicator comm, final Store store, final JobSpec spec, final RunContext ctx) {
@@ -106,14 +112,22 @@ public final class Harness {
             final List<String> ranks = exchange.gatherText("rank", rankInfo().encode());
             run = RunHeaders.of(spec, ctx, comm, ranks == null ? List.of() : ranks.stream().map(RankInfo::decode)
                 .toList(), jit);
+            roomless = buffers.reason();
             if (comm.rank() == 0) {
                 progress.println("cctk: JIT warm-up: " + jit.describe());
-                files = ResultFiles.create(ctx.outputDir(), run);
+                try {
+                    files = ResultFiles.create(ctx.outputDir(), run);
+                } finally {
+                    exchange.fromZero("files", files == null ? "" : files.run().source());
+                }
                 run = files.run();
                 if (ctx.console() != null) {
                     ConsoleTable.header(run).forEach(ctx.console()::println);
                     ctx.console().flush();
                 }
+            } else {
+                final String json = exchange.fromZero("files", null);
+                resultJson = json.isEmpty() ? null : java.nio.file.Path.of(json);
             }
             final long sweeping = System.nanoTime();
             measureAll(plan.points(), group);
@@ -132,6 +146,15 @@ public final class Harness {
         }
         finish(null, ExitCode.OK);
         exchange.dropAll();
+        if (roomless != null) {
+            if (comm.rank() == 0) {
+                progress.println("cctk: " + comm.backend() + " at " + comm.size() + " ranks: rows were skipped because"
+                    + " their buffers did not fit (" + roomless + "); the rows measured are kept. Free memory (or"
+                    + " /dev/shm, for shared memory), or lower benchmark.sizes; exit code 3.");
+                progress.flush();
+            }
+            return new SweepResult(ExitCode.ENVIRONMENT, files == null ? List.of() : files.results());
+        }
         return new SweepResult(anyWrong ? ExitCode.FAILED : ExitCode.OK, files == null ? List.of() : files.results());
     }
 
@@ -202,7 +225,12 @@ public final class Harness {
                 ms);
             n++;
             if (files != null) {
-                files.add(line);
+                try {
+                    files.add(line);
+                } catch (CctkException e) {
+                    ownFault = true;
+                    throw e;
+                }
                 if (ctx.console() != null) {
                     ctx.console().println(ConsoleTable.row(line));
                     ctx.console().flush();
@@ -260,12 +288,15 @@ public final class Harness {
      */
     private void endByFault(final String error, final SweepPlan.Point at, final ExitCode code) {
         if (comm.rank() != 0) {
+            writeCause(error);
             exchange.postBounded(FAULT_KEY, error, DIAGNOSIS_MILLIS);
             return;
         }
         synchronized (ending) {
             if (!ended) {
-                finish(blame(error, at, error, DIAGNOSIS_MILLIS), code);
+                // rank 0's own disk failed: the others only see rank 0 stop, and have nothing to add
+                finish(ownFault ? error + (at == null ? "" : " (during " + at.describe() + ")")
+                    : blame(error, at, error, DIAGNOSIS_MILLIS), code);
             }
         }
     }
@@ -281,6 +312,7 @@ public final class Harness {
             progress.flush();
         }
         if (comm.rank() != 0) {
+            writeCause(mine);
             exchange.postBounded(FAULT_KEY, mine, SIGNAL_MILLIS);
             return ExitCode.FAILED.code();
         }
@@ -295,6 +327,21 @@ public final class Harness {
                 }
             }
             return endCode.code();
+        }
+    }
+
+    /**
+     * A rank other than 0 ending early writes why beside rank 0's result files, first: should rank 0 die too (or be
+     * what died), its part files are not left without a cause. Rank 0 removes the file when it finishes them.
+     */
+    private void writeCause(final String why) {
+        final String who = "rank " + comm.rank() + ": ";
+        final java.nio.file.Path json = resultJson;
+        final java.nio.file.Path file = json == null ? null : cctk.CauseFile.write(json, (why.startsWith(who)
+            ? "" : who) + why);
+        if (file != null) {
+            progress.println("cctk: rank " + comm.rank() + " wrote the cause to " + file);
+            progress.flush();
         }
     }
 

@@ -56,6 +56,15 @@ final class RankExchange {
         return said;
     }
 
+    /** What rank 0 published under {@code name} ({@code mine} there), on every rank. */
+    String fromZero(final String name, final String mine) {
+        if (rank == 0) {
+            store.set(prefix + name + "/0", utf8(mine));
+            return mine;
+        }
+        return new String(store.get(prefix + name + "/0"), StandardCharsets.UTF_8);
+    }
+
     /** Rank 0, once no rank reads this run's keys any more: the store forgets all of them. */
     void dropAll() {
         if (rank == 0) {

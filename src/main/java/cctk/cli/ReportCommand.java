@@ -119,6 +119,11 @@ final class ReportCommand implements Callable<Integer> {
         final String dir = Printable.of(output.toString());
         out.println("cctk: report of " + set.runs().size() + " runs in " + dir + " (" + report.files().size()
             + " files; open " + Printable.of(output.resolve("report.html").toString()) + ")");
+        for (final cctk.results.Run r : set.runs()) {
+            if (!r.complete() && r.error() != null) {
+                out.println("cctk: " + Printable.of(set.nameOf(r)) + " stopped early: " + Printable.of(r.error()));
+            }
+        }
         for (final Verdict v : report.verdicts()) {
             out.println(Printable.of(v.line()));
         }

@@ -36,6 +36,8 @@ public final class LocalLauncher {
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Duration STOP_WAIT = Duration.ofSeconds(3);
+    /** A process killed by signal N exits with 128 + N (as a shell shows it; Java's Process does the same). */
+    private static final int SIGNALLED = 128;
 
     private final PrintWriter out;
     private final PrintWriter err;
@@ -146,6 +148,11 @@ public final class LocalLauncher {
             }
             remaining--;
             final int code = ranks.get(rank).exitValue();
+            if (!stopped[rank] && code > SIGNALLED) {
+                note("[cctk run] rank " + rank + " was killed by " + signalName(code - SIGNALLED) + " (exit status "
+                        + code + ")" + (rank == 0 ? "; rank 0 hosts the rendezvous store and writes the result files,"
+                        + " so the other ranks cannot go on" : ""));
+            }
             if (!stopped[rank]) {
                 worst = Math.max(worst, asExitCode(code));
                 if (code != 0 && stopAt == Long.MAX_VALUE && remaining > 0) {
@@ -157,6 +164,13 @@ public final class LocalLauncher {
             t.join(TimeUnit.SECONDS.toMillis(5));
         }
         return worst;
+    }
+
+    /** The name of signal {@code n} as kill -l prints it on Linux (signal(7)), or its number. */
+    static String signalName(final int n) {
+        final String[] names = {null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS",
+            "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM"};
+        return n > 0 && n < names.length ? names[n] : "signal " + n;
     }
 
     /** cctk's own codes pass through; a JVM killed by a signal or crashing counts as an environment failure. */

@@ -1,5 +1,6 @@
 package cctk.launch;
 
+import cctk.CauseFile;
 import cctk.CctkException;
 import cctk.EnvVar;
 import cctk.IoErrors;
@@ -98,6 +99,17 @@ public final class LocalRun {
         } else {
             out.println("cctk run: results in " + Printable.of(dir.toString()) + ":");
             added.forEach(f -> out.println("  " + Printable.of(f.getFileName().toString())));
+        }
+        for (final Path f : added) {
+            final String name = f.getFileName().toString();
+            if (name.endsWith(CauseFile.SUFFIX)) {
+                final Path json = f.resolveSibling(name.substring(0, name.length() - CauseFile.SUFFIX.length())
+                    + ".json");
+                final String cause = CauseFile.read(json);
+                if (cause != null && !Files.exists(json)) {
+                    out.println("cctk run: " + Printable.of(name) + ": the run ended early: " + cause);
+                }
+            }
         }
         out.flush();
     }

@@ -69,6 +69,7 @@ public final class RankMain {
         final RankIdentity id = RankIdentity.fromEnvironment(env);
         cctk.bench.EarlyEnd.install("rank " + id.rank());
         final JobSpec spec = SpecParser.parse(specFile, env.optional(EnvVar.CCTK_SPEC_SHA256));
+        timeLimit(spec);
         final List<Integer> sizes = spec.benchmark().taskCounts();
         if (!sizes.contains(id.worldSize())) {
             throw CctkException.usage("this step has " + id.worldSize() + " ranks, but " + specFile + " runs with "
@@ -104,6 +105,28 @@ public final class RankMain {
             worst = refs.code() > worst.code() ? refs : worst;
         }
         return worst;
+    }
+
+    /**
+     * Tells EarlyEnd when the job ends, so that a SIGUSR1 long before the limit is not taken for Slurm's warning:
+     * Slurm's SLURM_JOB_END_TIME, else SLURM_JOB_START_TIME plus the spec's limit; unknown outside Slurm.
+     */
+    private void timeLimit(final JobSpec spec) {
+        final long limit = spec.job() == null ? 0 : spec.job().timeLimitSeconds();
+        if (limit <= 0) {
+            cctk.bench.EarlyEnd.timeLimit(0, 0);
+            return;
+        }
+        long end = epochSeconds(env.optional(cctk.EnvVar.SLURM_JOB_END_TIME));
+        final long start = epochSeconds(env.optional(cctk.EnvVar.SLURM_JOB_START_TIME));
+        if (end <= 0 && start > 0) {
+            end = start + limit;
+        }
+        cctk.bench.EarlyEnd.timeLimit(end, cctk.spec.Job.warningSeconds(spec.job().timeLimit()));
+    }
+
+    private static long epochSeconds(final String v) {
+        return v != null && v.matches("[0-9]{1,12}") ? Long.parseLong(v) : 0;
     }
 
     private RunContext context(final RankIdentity id, final JobSpec spec, final Path specFile, final boolean quiet) {

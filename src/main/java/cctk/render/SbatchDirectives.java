@@ -67,7 +67,7 @@ final class SbatchDirectives {
 
     /** Seconds of warning before a time limit written HH:MM:SS or D-HH:MM:SS: a tenth of it, 10 s to 120 s. */
     static int warningSeconds(final String timeLimit) {
-        return (int) Math.max(10, Math.min(120, cctk.spec.Job.seconds(timeLimit) / 10));
+        return cctk.spec.Job.warningSeconds(timeLimit);
     }
 
     private static void option(final List<ShellText> lines, final String option, final String key,

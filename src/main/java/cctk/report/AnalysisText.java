@@ -22,7 +22,7 @@ public final class AnalysisText {
         for (final Run r : set.runs()) {
             out.add("  " + set.nameOf(r) + ": " + (r.where().isEmpty() ? "where unknown" : r.where())
                 + (r.jobId() == null ? "" : ", job " + r.jobId()) + (r.start() == null ? "" : ", " + r.start())
-                + (r.complete() ? "" : ", STOPPED EARLY"));
+                + (r.complete() ? "" : ", STOPPED EARLY" + (r.error() == null ? "" : ": " + r.error())));
         }
         out.add("");
         out.add("Plateau bus bandwidth (median busbw of the sizes >= 1/" + Analysis.PLATEAU_SPAN

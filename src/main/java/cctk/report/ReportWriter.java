@@ -95,8 +95,10 @@ public final class ReportWriter {
             files.add(write(dir.resolve("report.html"), w -> HtmlPage.page(w, title(set), text, plots, all)));
             files.add(StaleFiles.record(dir, files));
             return new Report(List.copyOf(files), plots, analysis, verdicts, text);
-        } catch (final IOException e) {
-            throw CctkException.environment("cctk cannot write the report in " + Printable.of(dir.toString()) + ": "
+        } catch (final IOException | java.io.UncheckedIOException u) {
+            // a writer inside a lambda (a page, a table) wraps its IOException: a full disk is the same error
+            final IOException e = u instanceof java.io.UncheckedIOException w ? w.getCause() : (IOException) u;
+            throw CctkException.environment("cannot write the report in " + Printable.of(dir.toString()) + ": "
                 + Printable.of(why(e)) + ". Check that the directory is writable and that no"
                 + " symbolic link stands where a report file goes.", e);
         }

@@ -1,5 +1,6 @@
 package cctk.results;
 
+import cctk.CauseFile;
 import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.OwnerFiles;
@@ -204,6 +205,8 @@ public final class ResultFiles implements AutoCloseable {
                 Ownership.replaceable(finals[i]);
                 Files.move(parts[i], finals[i], StandardCopyOption.REPLACE_EXISTING);
             }
+            // the final files now say why the run ended: another rank's cause file is no longer needed
+            Files.deleteIfExists(CauseFile.of(finals[2]));
             return List.of(finals);
         } catch (IOException | UncheckedIOException e) {
             final IOException io = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;

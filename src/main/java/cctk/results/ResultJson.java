@@ -127,10 +127,12 @@ public final class ResultJson {
             e.forEach((k, v) -> env.put(Printable.of(String.valueOf(k)), Printable.of(String.valueOf(v))));
         }
         final String status = str(m.get("status"));
+        final boolean part = file.toString().endsWith(".part") && status == null;
+        // a run whose rank 0 died has only part files; another rank may have said why beside them
+        final String error = str(m.get("error")) == null && part ? cctk.CauseFile.read(file) : str(m.get("error"));
         return new Run(Printable.of(file.toString()), str(m.get("cctk_version")), str(m.get("spec")),
             str(m.get("job_id")), str(cluster), Printable.of(backend), w, str(m.get("start_time")), ranks,
-            Run.hostsOf(ranks), env, args, refs, file.toString().endsWith(".part") && status == null
-            ? Run.INCOMPLETE : status, str(m.get("error")));
+            Run.hostsOf(ranks), env, args, refs, part ? Run.INCOMPLETE : status, error);
     }
 
     /** The rows of a cctk result JSON, for {@code run}; a bad row is named by its JSON path and skipped. */

@@ -1,5 +1,6 @@
 package cctk.slurm;
 
+import cctk.CauseFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -40,7 +41,9 @@ public final class RunOutcome {
                     continue;
                 }
                 if (name.endsWith(".txt.part")) {
-                    parts.add(name);
+                    final String cause = CauseFile.read(p.resolveSibling(name.replaceFirst("\\.txt\\.part$",
+                        ".json.part")));
+                    parts.add(name + (cause == null ? "" : " (" + cause + ")"));
                 } else if (name.endsWith(".txt")) {
                     final Matcher m = INCOMPLETE.matcher(Files.readString(p, StandardCharsets.UTF_8));
                     if (m.find()) {

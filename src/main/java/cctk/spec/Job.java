@@ -22,6 +22,14 @@ public record Job(String name, String outputDir, String timeLimit) {
         return timeLimit == null || timeLimit.isBlank() ? 0 : seconds(timeLimit);
     }
 
+    /**
+     * How long before the time limit the rendered script asks Slurm for SIGUSR1 ({@code #SBATCH --signal=USR1@N}):
+     * a tenth of the limit, 10 s to 120 s.
+     */
+    public static int warningSeconds(final String timeLimit) {
+        return (int) Math.max(10, Math.min(120, seconds(timeLimit) / 10));
+    }
+
     /** Seconds of a time limit written HH:MM:SS, MM:SS, D-HH:MM:SS (as the spec parser accepts them). */
     public static long seconds(final String timeLimit) {
         final String[] dayRest = timeLimit.split("-", 2);

@@ -77,9 +77,13 @@ class EarlyEndTest {
     }
 
     private CompletableFuture<Integer> launch(final int ranks, final Path spec) {
+        return launch(ranks, spec, java.util.Map.of());
+    }
+
+    private CompletableFuture<Integer> launch(final int ranks, final Path spec, final java.util.Map<String, String> env) {
         return CompletableFuture.supplyAsync(() -> new LocalLauncher(new PrintWriter(out, true),
                 new PrintWriter(err, true), Duration.ofSeconds(1))
-                .run(ranks, LocalLauncher.cctkCommand(List.of("rank", "--spec", spec.toString()))));
+                .run(ranks, LocalLauncher.cctkCommand(List.of("rank", "--spec", spec.toString())), env));
     }
 
     /** Waits until the CSV part file holds {@code rows} rows; returns its lines then. */
@@ -122,7 +126,12 @@ class EarlyEndTest {
     }
 
     private void signalEndsWithRowsKept(final String signal, final String cause) throws Exception {
-        final CompletableFuture<Integer> run = launch(2, spec(2, 30));
+        signalEndsWithRowsKept(signal, cause, java.util.Map.of());
+    }
+
+    private void signalEndsWithRowsKept(final String signal, final String cause, final java.util.Map<String, String> env)
+            throws Exception {
+        final CompletableFuture<Integer> run = launch(2, spec(2, 30), env);
         final List<String> before = rowsAtLeast(3, run);
         final List<Long> pids = new ArrayList<>(List.of(pid(0), pid(1)));
         for (final long p : pids) {
@@ -137,6 +146,7 @@ class EarlyEndTest {
                 ? AdversarialTally.Outcome.HANDLED : code != 1 ? AdversarialTally.Outcome.WRONG_EXIT_CODE
                 : AdversarialTally.Outcome.ROWS_LOST);
         assertThat(find(".part")).as("no part files left; %s", err).isNull();
+        assertThat(find(".cause")).as("rank 0 finished the files: no other rank's cause file left; %s", err).isNull();
         assertThat(text).as(err.toString()).contains("# Incomplete: " + cause);
         assertThat(after).as("every row measured before SIG%s", signal).containsAll(before);
         assertThat(code).as(err.toString()).isEqualTo(1);
@@ -153,6 +163,35 @@ class EarlyEndTest {
     @Test
     void theTimeLimitWarningKeepsEveryRowAndSaysTimeLimit() throws Exception {
         signalEndsWithRowsKept("USR1", "time limit");
+    }
+
+    /**
+     * {@code scancel --signal=USR1} 47 s into a 10-minute job: Slurm's job end (SLURM_JOB_END_TIME, as Slurm sets
+     * it in the job's environment) is more than 9 minutes away, far more than the 60 s warning the script asks for.
+     */
+    @Test
+    void aUsr1LongBeforeTheLimitIsNotCalledTheTimeLimit() throws Exception {
+        final long end = System.currentTimeMillis() / 1000 + 600 - 47;
+        signalEndsWithRowsKept("USR1", "a USR1 signal (not the time-limit warning: ", java.util.Map.of(
+                "SLURM_JOB_END_TIME", Long.toString(end)));
+    }
+
+    /** The warning itself, with the job's end 50 s away (the script asks for it 60 s before a 10-minute limit). */
+    @Test
+    void aUsr1NearTheLimitIsTheTimeLimitWarning() throws Exception {
+        final long end = System.currentTimeMillis() / 1000 + 50;
+        signalEndsWithRowsKept("USR1", "time limit", java.util.Map.of("SLURM_JOB_END_TIME", Long.toString(end)));
+    }
+
+    @Test
+    void theTimeLeftTellsTheWarningFromAUsr1ByHand() {
+        final long now = 1_800_000_000L;
+        assertThat(EarlyEnd.isWarning(now, now + 553, 60)).as("47 s into 10 minutes").isFalse();
+        assertThat(EarlyEnd.isWarning(now, now + 115, 60)).as("Slurm may warn up to 60 s early").isTrue();
+        assertThat(EarlyEnd.isWarning(now, now + 50, 60)).isTrue();
+        assertThat(EarlyEnd.isWarning(now, 0, 60)).as("end unknown: a limit, so the warning").isTrue();
+        assertThat(EarlyEnd.isWarning(now, 0, 0)).as("no time limit: no warning comes").isFalse();
+        assertThat(EarlyEnd.cause("USR1", false, 553)).startsWith("a USR1 signal (not the time-limit warning: 553 s");
     }
 
     @Test

@@ -120,7 +120,10 @@ class HarnessTest {
         final Benchmark b = bench(List.of(CollectiveType.ALL_REDUCE), List.of(DType.INT32), List.of(ReduceOp.MAX),
             List.of(new MessageSize(1024, false), new MessageSize(1 << 20, false), new MessageSize(2048, false)), 1,
             Benchmark.InPlace.BOTH);
-        assertThat(run(2, shared, b, new StringWriter())).containsOnly(ExitCode.OK);
+        final StringWriter progress = new StringWriter();
+        // rows skipped because the environment lacks room fail the run (exit 3); the rows that fit are all kept
+        assertThat(run(2, shared, b, progress)).containsOnly(ExitCode.ENVIRONMENT);
+        assertThat(progress.toString()).contains("rows were skipped because their buffers did not fit (rank 1: ");
         final List<String[]> rows = csv(dir);
         assertThat(rows).extracting(r -> r[6] + ":" + (r[17].isEmpty() ? r[16] : "skipped"))
             .containsExactly("1024:0", "1024:0", "1048576:skipped", "1048576:skipped", "2048:0", "2048:0");

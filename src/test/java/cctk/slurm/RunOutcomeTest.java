@@ -37,6 +37,14 @@ class RunOutcomeTest {
     }
 
     @Test
+    void partFilesOfARunWhoseRankZeroDiedSayTheCauseAnotherRankWrote() throws Exception {
+        Files.writeString(dir.resolve("profile_tcp_world3_5.txt.part"), "# x\n");
+        Files.writeString(dir.resolve("profile_tcp_world3_5.cause"), "rank 1: rank 0 (process 7) is gone\n");
+        assertThat(RunOutcome.of(dir, since).words())
+            .contains("profile_tcp_world3_5.txt.part (rank 1: rank 0 (process 7) is gone)");
+    }
+
+    @Test
     void filesFromEarlierRunsDoNotCount() throws Exception {
         final Path old = dir.resolve("profile_tcp_world4_0.txt.part");
         Files.writeString(old, "# x\n");
