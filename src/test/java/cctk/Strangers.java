@@ -18,6 +18,20 @@ public final class Strangers {
     private Strangers() {
     }
 
+    /**
+     * Aborts {@code test} with a loud banner unless this process may plant files as the stranger (root): a skipped
+     * test must never look like a passed one.
+     */
+    public static void needRoot(final String test) {
+        if (canPlant()) {
+            return;
+        }
+        final String text = test + " plants files as uid " + UID + " and needs root; run the tests as root";
+        final String bar = "!".repeat(100);
+        System.out.println(bar + "\n!! SKIPPED, NOT PASSED: " + text + "\n" + bar);
+        org.junit.jupiter.api.Assumptions.abort("SKIPPED, NOT PASSED: " + text);
+    }
+
     /** Whether this process may give files away (it runs as root). */
     public static boolean canPlant() {
         return Ownership.me() == 0;

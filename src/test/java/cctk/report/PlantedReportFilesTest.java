@@ -1,7 +1,6 @@
 package cctk.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import cctk.AdversarialTally;
 import cctk.Strangers;
@@ -35,7 +34,7 @@ class PlantedReportFilesTest {
 
     @BeforeEach
     void input() throws IOException {
-        assumeTrue(Strangers.canPlant(), "only root can plant files as another user");
+        Strangers.needRoot("PlantedReportFilesTest");
         in = Hostile.csv(tmp.resolve("in"), "profile_a.csv", Hostile.series("tcp", "all_reduce", 3)).getParent();
     }
 

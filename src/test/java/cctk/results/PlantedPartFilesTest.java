@@ -2,7 +2,6 @@ package cctk.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import cctk.AdversarialTally;
 import cctk.CctkException;
@@ -36,7 +35,7 @@ class PlantedPartFilesTest {
 
     @BeforeEach
     void root() {
-        assumeTrue(Strangers.canPlant(), "only root can plant files as another user");
+        Strangers.needRoot("PlantedPartFilesTest");
     }
 
     @AfterAll
