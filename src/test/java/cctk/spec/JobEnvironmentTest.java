@@ -22,7 +22,7 @@ class JobEnvironmentTest {
         Files.writeString(f, "job: {name: t, output_dir: " + dir.resolve("out") + "}\n"
             + "resources: {nodes: 1, tasks_per_node: 2, gpus_per_node: 2}\n"
             + "nccl_env: {NCCL_ALGO: Ring, NCCL_PROTO: Simple}\n"
-            + "env: {FI_PROVIDER: cxi, CCTK_MARK: \"two words\"}\n" + extra);
+            + "env: {FI_PROVIDER: cxi, SITE_MARK: \"two words\"}\n" + extra);
         return SpecParser.parse(f);
     }
 
@@ -31,7 +31,7 @@ class JobEnvironmentTest {
         final JobSpec tcp = spec("benchmark: {backends: [tcp], tasks: [2]}\nnccl: {debug: true}\n");
         assertThat(JobEnvironment.of(tcp)).extracting(v -> v.name() + "=" + v.value() + " from " + v.key())
             .containsExactly("NCCL_ALGO=Ring from nccl_env.NCCL_ALGO", "NCCL_PROTO=Simple from nccl_env.NCCL_PROTO",
-                "FI_PROVIDER=cxi from env.FI_PROVIDER", "CCTK_MARK=two words from env.CCTK_MARK");
+                "FI_PROVIDER=cxi from env.FI_PROVIDER", "SITE_MARK=two words from env.SITE_MARK");
         final JobSpec nccl = spec("benchmark: {backends: [nccl], tasks: [2]}\nnccl: {debug: true}\n");
         assertThat(JobEnvironment.of(nccl)).extracting(JobEnvironment.Variable::name).endsWith("NCCL_DEBUG",
             "NCCL_DEBUG_FILE");
