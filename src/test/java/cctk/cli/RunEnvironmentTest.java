@@ -27,7 +27,7 @@ class RunEnvironmentTest {
         Files.writeString(spec, "job: {name: env, output_dir: " + dir.resolve("out") + "}\n"
             + "resources: {nodes: 1, tasks_per_node: 2}\n"
             + "nccl_env: {NCCL_ALGO: Ring}\n"
-            + "env: {SITE_SPEC_MARK: \"it's here\", FI_PROVIDER: tcp}\n"
+            + "env: {CCTK_JAVACPP_CACHE: \"/tmp/it's here\", FI_PROVIDER: tcp}\n"
             + "benchmark: {backends: [tcp], tasks: [2], collectives: [all_reduce], sizes: [4B], warmup: 1,"
             + " iters: 1, check_iters: 1, jit_warmup: 0}\n");
         final StringWriter out = new StringWriter();
@@ -38,7 +38,7 @@ class RunEnvironmentTest {
             final Path json = files.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
             final String text = Files.readString(json);
             // the header lists NCCL_* and CCTK_* of the ranks: the spec's own, with the value as the spec gives it
-            assertThat(text).contains("\"NCCL_ALGO\": \"Ring\"", "\"SITE_SPEC_MARK\": \"it's here\"")
+            assertThat(text).contains("\"NCCL_ALGO\": \"Ring\"", "\"CCTK_JAVACPP_CACHE\": \"/tmp/it's here\"")
                 .doesNotContain("FI_PROVIDER");
             // and they were started as RankJvm sizes them for this spec (4 B at W=2: the 64 MiB base and staging)
             assertThat(text).contains("\"-Xmx257m\"", "\"-XX:MaxDirectMemorySize=65m\"", "\"-XX:+UseSerialGC\"");
