@@ -17,12 +17,25 @@
 # the user site, $VIRTUAL_ENV, $CONDA_PREFIX) and in $CCTK_NVIDIA_LIBS (a ':' list of directories).
 # Exit code: 0 all passed; 1 a part failed or an element was wrong; 3 no build loads here; 5 no GPU (reported
 # as such after everything up to the GPU passed; CCTK_DEVICE_EXPECT_NO_GPU=1, as in CI, makes that exit 0).
-# Every step has its own time limit (CCTK_DEVICE_STEP_S, default 900 s; the GPU suite 1800 s).
+# A lent device allows 600 s a command and 15 minutes in all: every step has its own limit (at most 540 s), and
+# the whole run a budget (CCTK_DEVICE_TOTAL_S, default 540 s so that it fits one command; at most 720 s). Steps run
+# most informative first (the GPU suite, then NCCL's COLL log, the 2-GPU part, cctk run, torch); a step whose time
+# is not left is skipped and named. "plan" prints the steps and their limits and runs nothing (a dry run).
+# Without pip libraries (a box with the driver and a system CUDA/NCCL), the system's directories are used.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DEV=target/device
 JDK_RUNTIME=${CCTK_DEVICE_JDK:-/usr/lib/jvm/java-17-openjdk-amd64}
-STEP_S=${CCTK_DEVICE_STEP_S:-900}
+STEP_S=${CCTK_DEVICE_STEP_S:-540}
+MAX_STEP_S=540
+PREPARE_S=${CCTK_PREPARE_S:-1800}   # prepare runs here, not on the device
+TOTAL_S=${CCTK_DEVICE_TOTAL_S:-540}
+[ "$STEP_S" -le "$MAX_STEP_S" ] || STEP_S=$MAX_STEP_S
+[ "$TOTAL_S" -le 720 ] || TOTAL_S=720
+START_S=$SECONDS
+# name:limit, in the order run uses them (a limit is also cut to the time the budget has left)
+PLAN=("load cuda13:90" "load cuda12:90" "devices:60" "gpu-suite.txt:240" "gpu-suite-more.txt:150"
+      "gpu-suite-2.txt:150" "cctk run:150" "torch:120")
 CARRY_LIMIT=$((64 * 1024 * 1024))
 JUNIT=junit-platform-console-standalone-1.11.4.jar
 
@@ -31,19 +44,19 @@ prepare() {
     rm -rf "$DEV" && mkdir -p "$DEV/lib"
     # CUDA 12 first (the device's torch wheel often brings libcudart.so.12), then the default CUDA 13 build; the
     # CUDA 12 preset may be missing from an offline Maven repository: then only the CUDA 13 build goes
-    if timeout "$STEP_S" mvn -B -ntp -q -DskipTests -Pcuda12 package; then
+    if timeout "$PREPARE_S" mvn -B -ntp -q -DskipTests -Pcuda12 package; then
         cp target/cctk.jar "$DEV/cctk-cuda12.jar"
     else
         echo "prepare: NOTE the CUDA 12 build failed (its JavaCPP preset is not in the Maven repository?);" \
              "carrying the CUDA 13 build only"
     fi
-    timeout "$STEP_S" mvn -B -ntp -q -DskipTests package test-compile
+    timeout "$PREPARE_S" mvn -B -ntp -q -DskipTests package test-compile
     cp target/cctk.jar "$DEV/cctk-cuda13.jar"
     cp -r target/test-classes "$DEV/test-classes"
     local m2=${HOME}/.m2/repository a
     for a in org.junit.platform:junit-platform-console-standalone:1.11.4 org.assertj:assertj-core:3.26.3 \
              net.bytebuddy:byte-buddy:1.14.18; do
-        timeout "$STEP_S" mvn -B -ntp -q dependency:get -Dtransitive=false -Dartifact="$a" >/dev/null
+        timeout "$PREPARE_S" mvn -B -ntp -q dependency:get -Dtransitive=false -Dartifact="$a" >/dev/null
     done
     cp "$m2/org/junit/platform/junit-platform-console-standalone/1.11.4/$JUNIT" \
        "$m2/org/assertj/assertj-core/3.26.3/assertj-core-3.26.3.jar" \
@@ -96,9 +109,47 @@ for d in list(getattr(site, "getsitepackages", lambda: [])()) + [site.getusersit
     return 0
 }
 
-step() { # step NAME SECONDS CMD...: runs CMD under its own time limit, says so when the limit hit
-    local name=$1 secs=$2 rc
-    shift 2
+# System directories holding libcudart or libnccl (CUDA toolkits, the distribution's), for a box without pip's
+system_lib_dirs() {
+    local d
+    for d in ${CCTK_DEVICE_SYSTEM_LIBS:-/usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda-*/lib64 \
+            /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu /usr/lib64 /usr/lib}; do
+        [ -d "$d" ] && has_libs "$d" && readlink -f "$d"
+    done | awk '!seen[$0]++'
+    return 0
+}
+
+limit_of() { # limit_of NAME: the step's own limit from PLAN
+    local e
+    for e in "${PLAN[@]}"; do
+        [ "${e%%:*}" = "$1" ] && { echo "${e##*:}"; return; }
+    done
+    echo "$STEP_S"
+}
+
+plan() { # the dry run: the steps, their limits, the budget
+    local e sum=0
+    for e in "${PLAN[@]}"; do
+        echo "step ${e%%:*} ${e##*:} s"
+        sum=$((sum + ${e##*:}))
+    done
+    echo "budget $TOTAL_S s (steps sum to $sum s; a step gets at most what is left); step limit $MAX_STEP_S s"
+    echo "libraries: $( (pip_lib_dirs; echo "${CCTK_NVIDIA_LIBS:-}" | tr ':' '\n') | grep . | tr '\n' ' ')"
+    echo "system fallback: $(system_lib_dirs | tr '\n' ' ')"
+}
+
+step() { # step NAME CMD...: runs CMD under the step's limit, cut to the budget left; says so when a limit hit
+    local name=$1 rc
+    shift
+    local secs left
+    secs=$(limit_of "$name")
+    left=$((TOTAL_S - (SECONDS - START_S)))
+    [ "$secs" -le "$left" ] || secs=$left
+    if [ "$secs" -lt 20 ]; then
+        echo "device: step '$name' skipped: ${left} s of the ${TOTAL_S} s budget left" \
+            | tee -a "${OUT:-target/device-results}/skipped.txt" >&2
+        return 124
+    fi
     timeout "$secs" "$@"
     rc=$?
     [ "$rc" = 124 ] && echo "device: step '$name' ran past its $secs s limit" >&2
@@ -127,6 +178,11 @@ run_on_device() {
     for d in $(pip_lib_dirs) ${given//:/ }; do
         [ -d "$d" ] && extra="${extra:+$extra:}$d"
     done
+    if [ -z "$extra" ]; then
+        # no pip libraries: a box with a system CUDA toolkit or NCCL package beside its driver
+        for d in $(system_lib_dirs); do extra="${extra:+$extra:}$d"; done
+        echo "device: no pip libraries found; the system's: ${extra:-none (only a driver?)}"
+    fi
     export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$extra"
     echo "device: LD_LIBRARY_PATH=$LD_LIBRARY_PATH" | tee "$out/libs.txt"
     export CCTK_JAVACPP_CACHE=${TMPDIR:-/tmp}/cctk-javacpp-device
@@ -135,7 +191,7 @@ run_on_device() {
     local jar="" fallback="" major rt drv
     for major in 13 12; do
         [ -f "$DEV/cctk-cuda$major.jar" ] || continue
-        if step "load cuda$major" 300 "${java[@]}" -cp "$DEV/cctk-cuda$major.jar:$DEV/test-classes" \
+        if step "load cuda$major" "${java[@]}" -cp "$DEV/cctk-cuda$major.jar:$DEV/test-classes" \
                 cctk.comm.nccl.RealLibrariesProbe versions > "$out/load-cuda$major.txt" 2>&1; then
             cat "$out/load-cuda$major.txt" >> "$out/libs.txt"
             rt=$(sed -n 's/^cudart 0 //p' "$out/load-cuda$major.txt")
@@ -153,31 +209,37 @@ run_on_device() {
     [ -n "$jar" ] || { echo "device: no build loads here (see above): exit 3"; exit 3; }
     echo "device: using $jar"; cat "$out/libs.txt"
     local cp="$jar:$DEV/test-classes"
-    step "devices" 300 "${java[@]}" -cp "$cp" cctk.comm.nccl.RealLibrariesProbe devices > "$out/devices.txt" 2>&1
+    step "devices" "${java[@]}" -cp "$cp" cctk.comm.nccl.RealLibrariesProbe devices > "$out/devices.txt" 2>&1
     cat "$out/devices.txt"
     local gpus
     gpus=$(sed -n 's/^devices 0 \([0-9]*\) .*/\1/p' "$out/devices.txt")
     local rc=0
-    # cctk run as a user starts it: without a GPU it must stop with exit 3 and one paragraph
-    rm -rf target/device-results/profile_nccl_world1_*
-    NCCL_DEBUG=WARN step "cctk run" "$STEP_S" "${java[@]}" -jar "$jar" run "$DEV/device-gpu-one.yaml" \
-        > "$out/cctk-run.txt" 2>&1
-    local run_rc=$?
-    tail -30 "$out/cctk-run.txt"
     if [ -z "$gpus" ] || [ "$gpus" = 0 ]; then
-        no_gpu "$out" "$run_rc"
+        # cctk run as a user starts it: without a GPU it must stop with exit 3 and one paragraph
+        cctk_run "$out" "$jar"
+        no_gpu "$out" "$?"
         return
     fi
-    [ "$run_rc" = 0 ] || { echo "device: cctk run failed (exit $run_rc)"; rc=1; }
-    cp target/device-results/profile_nccl_world1_*.csv "$out/" 2>/dev/null || true
+    # most informative first: the GPU suite, NCCL's own log, the 2-GPU part; then cctk run and torch beside it
     gpu_suite "$out" "$cp" "$gpus" || rc=1
-    if step "torch" "$STEP_S" python3 "$DEV/torch_allreduce.py" --min 1024 --max $((1 << 30)) --factor 4 \
+    cctk_run "$out" "$jar" || { echo "device: cctk run failed"; rc=1; }
+    cp target/device-results/profile_nccl_world1_*.csv "$out/" 2>/dev/null || true
+    if step "torch" python3 "$DEV/torch_allreduce.py" --min 1024 --max $((1 << 30)) --factor 4 \
             > "$out/torch.csv" 2>"$out/torch.err"; then
         compare "$out" || rc=1
     else
         echo "device: torch comparison failed"; tail -5 "$out/torch.err"; rc=1
     fi
     exit "$rc"
+}
+
+cctk_run() { # cctk_run OUT JAR: cctk run of device-gpu-one.yaml as a user starts it; its exit code
+    local out=$1 jar=$2 run_rc
+    rm -rf target/device-results/profile_nccl_world1_*
+    NCCL_DEBUG=WARN step "cctk run" "${java[@]}" -jar "$jar" run "$DEV/device-gpu-one.yaml" > "$out/cctk-run.txt" 2>&1
+    run_rc=$?
+    tail -30 "$out/cctk-run.txt"
+    return "$run_rc"
 }
 
 # No GPU answered: everything up to it passed; say so and stop (exit 5, or 0 where CI expects no GPU)
@@ -193,26 +255,26 @@ no_gpu() {
     exit 5
 }
 
-junit() { # junit OUTFILE CLASSPATH SECONDS JUNIT-ARGS...
-    local file=$1 cp=$2 secs=$3
-    shift 3
-    step "$file" "$secs" "${java[@]}" -Dcctk.gpu.required=true -Dcctk.gpu.csvDir="$out" \
+junit() { # junit OUTFILE CLASSPATH JUNIT-ARGS...
+    local file=$1 cp=$2
+    shift 2
+    step "$file" "${java[@]}" -Dcctk.gpu.required=true -Dcctk.gpu.csvDir="$out" \
         -jar "$DEV/lib/$JUNIT" execute -cp "$cp:$DEV/lib/assertj-core-3.26.3.jar:$DEV/lib/byte-buddy-1.14.18.jar" \
         --details=tree --disable-ansi-colors "$@" > "$out/$file" 2>&1
 }
 
 gpu_suite() {
     local out=$1 cp=$2 gpus=$3 rc=0
-    junit gpu-suite.txt "$cp" 1800 --select-class cctk.comm.nccl.NcclGpuTest --include-tag gpu || rc=1
+    junit gpu-suite.txt "$cp" --select-class cctk.comm.nccl.NcclGpuTest --include-tag gpu || rc=1
     tail -40 "$out/gpu-suite.txt"
     # NCCL's own record of every call (datatype, op) against what cctk asked: NCCL reads these at init
     NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL NCCL_DEBUG_FILE="$out/coll-log.%h.%p.txt" \
-        junit gpu-suite-more.txt "$cp" "$STEP_S" --select-class cctk.comm.nccl.NcclGpuMoreTest --include-tag gpu \
+        junit gpu-suite-more.txt "$cp" --select-class cctk.comm.nccl.NcclGpuMoreTest --include-tag gpu \
             --exclude-tag gpu2 \
         || rc=1
     tail -30 "$out/gpu-suite-more.txt"
     if [ "$gpus" -ge 2 ]; then
-        junit gpu-suite-2.txt "$cp" "$STEP_S" --select-class cctk.comm.nccl.NcclGpuMoreTest --include-tag gpu2 \
+        junit gpu-suite-2.txt "$cp" --select-class cctk.comm.nccl.NcclGpuMoreTest --include-tag gpu2 \
             || rc=1
         tail -20 "$out/gpu-suite-2.txt"
     else
@@ -245,5 +307,7 @@ case "${1:-}" in
     prepare) prepare ;;
     run) run_on_device ;;
     libdirs) pip_lib_dirs ;;
-    *) echo "usage: $0 prepare|run" >&2; exit 2 ;;
+    syslibdirs) system_lib_dirs ;;
+    plan) plan ;;
+    *) echo "usage: $0 prepare|run|plan" >&2; exit 2 ;;
 esac

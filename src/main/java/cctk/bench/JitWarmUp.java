@@ -218,7 +218,9 @@ final class JitWarmUp {
 
     private Runnable call(final Collective coll, final SweepPlan.Point p, final long bytes, final Group group) {
         final Layout l = coll.layout(bytes, p.type(), group);
-        if (l.sizeBytes() == 0 || !buffers.fits(bytes) || inPlace && !coll.hasInPlace()) {
+        // what the sweep refuses (Communicator.unsupported) is not run here either: on nccl it may be invalid
+        if (l.sizeBytes() == 0 || !buffers.fits(bytes) || inPlace && !coll.hasInPlace()
+                || comm.unsupported(coll.type().specName(), p.type(), p.op(), inPlace) != null) {
             return null;
         }
         final CommBuffer[] bufs = buffers.slices(l, inPlace);

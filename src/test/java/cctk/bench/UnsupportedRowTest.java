@@ -86,6 +86,7 @@ class UnsupportedRowTest {
 
             @Override
             public void allToAll(final CommBuffer s, final CommBuffer r, final long n, final DType t) {
+                refuse("alltoall", s, r, t);
                 c.allToAll(s, r, n, t);
             }
 
@@ -98,7 +99,16 @@ class UnsupportedRowTest {
             @Override
             public void sendRecv(final CommBuffer s, final int sp, final CommBuffer r, final int rp, final long n,
                                  final DType t) {
+                refuse("sendrecv", s, r, t);
                 c.sendRecv(s, sp, r, rp, n, t);
+            }
+
+            /** What a real old NCCL would not run: a call here is a variant the harness should have skipped. */
+            private void refuse(final String coll, final CommBuffer s, final CommBuffer r, final DType t) {
+                final String why = unsupported(coll, t, null, s == r);
+                if (why != null) {
+                    throw new IllegalStateException(coll + " ran although unsupported: " + why);
+                }
             }
 
             @Override
@@ -121,6 +131,25 @@ class UnsupportedRowTest {
                 c.close();
             }
         };
+    }
+
+    /** The JIT warm-up runs only what the sweep would: in place alone, in bfloat16 alone, nothing of these two. */
+    @Test
+    void theJitWarmUpSkipsWhatTheSweepRefuses() throws IOException {
+        final Benchmark b = new Benchmark(List.of("threads"), List.of(1), List.of(CollectiveType.ALLTOALL,
+                CollectiveType.SENDRECV), List.of(new MessageSize(1024, false)), List.of(DType.BFLOAT16),
+                List.of(ReduceOp.SUM), 1, 2, 1, Benchmark.InPlace.IN_PLACE, 0, new Benchmark.Imbalance(2.0, null), 30,
+                2);
+        final MemoryStore store = new MemoryStore(2, java.time.Duration.ofSeconds(20));
+        final StringWriter progress = new StringWriter();
+        final List<ExitCode> codes = ThreadCommunicator.run(2, ThreadCommunicator.shared(2), comm -> {
+            final RunContext ctx = new RunContext("0.1.0-test", Path.of("configs/t.yaml"), "job8",
+                    new cctk.results.RankInfo(comm.rank(), "host-" + comm.rank(), 1, 0, comm.rank(), "cpu", "default"),
+                    dir, Map.of());
+            return new Harness(asOldNccl(comm), store, HarnessTest.spec(b), ctx, new PrintWriter(progress)).run();
+        });
+        assertThat(codes).as(progress.toString()).containsOnly(ExitCode.OK);
+        assertThat(HarnessTest.csv(dir)).hasSize(2).allSatisfy(r -> assertThat(r[17]).startsWith("no in-place form"));
     }
 
     @Test

@@ -9,11 +9,15 @@ import org.bytedeco.javacpp.SizeTPointer;
 
 /**
  * cudaMalloc'd buffers of one communicator, each freed when its owner says so ({@link #free}) or when the
- * communicator closes: never by the garbage collector, which does not see device memory. A size that cannot fit on
- * the GPU at all, or not in its free memory now, is refused with a note, so the harness skips it as nccl-tests does.
+ * communicator closes: never by the garbage collector, which does not see device memory. A size that does not fit
+ * beside the headroom kept free ({@link #headroom}), or not in the GPU's free memory now, is refused with a note,
+ * so the harness skips it as nccl-tests does.
  * <b>Note:</b> not threadsafe: the communicator's thread only (its device is current there).
  */
 final class DeviceMemory implements AutoCloseable {
+
+    private static final long GIB = 1L << 30;
+    private static final long SIXTEEN_GIB = 16 * GIB;
 
     private final Map<NcclBuffer, Allocation> live = new IdentityHashMap<>();
     private final int device;
@@ -29,9 +33,9 @@ final class DeviceMemory implements AutoCloseable {
     /** A zeroed buffer of {@code bytes} (≥ 1) bytes owned by {@code owner}. */
     NcclBuffer allocate(final NcclCommunicator owner, final long bytes) {
         final long[] info = info();
-        if (bytes > info[1]) {
-            throw CctkException.environment(bytes + " bytes do not fit on GPU " + device + " (" + info[1]
-                    + " bytes in all); size skipped.");
+        final String refused = refusal(bytes, liveBytes, info[1], device);
+        if (refused != null) {
+            throw CctkException.environment(refused);
         }
         final Pointer p = tryMalloc(bytes);
         if (p == null) {
@@ -45,6 +49,25 @@ final class DeviceMemory implements AutoCloseable {
         live.put(root, new Allocation(p, bytes));
         liveBytes += bytes;
         return root;
+    }
+
+    /**
+     * The device memory kept free for NCCL, the CUDA context and other processes, as nccl-tests keeps it: 1 GiB per
+     * 16 GiB installed (rounded up), at most 4 GiB, plus 1 GiB.
+     */
+    static long headroom(final long total) {
+        return Math.min((total + SIXTEEN_GIB - 1) / SIXTEEN_GIB, 4) * GIB + GIB;
+    }
+
+    /** Why {@code bytes} more may not be held beside {@code live} on a GPU of {@code total} bytes, or null. */
+    static String refusal(final long bytes, final long live, final long total, final int device) {
+        final long usable = Math.max(0, total - headroom(total));
+        if (bytes <= usable - live) {
+            return null;
+        }
+        return bytes + " bytes do not fit on GPU " + device + " beside the " + headroom(total) + " bytes kept free"
+                + " (" + total + " bytes in all, " + usable + " usable: 1 GiB per 16 GiB, at most 4 GiB, plus 1 GiB,"
+                + " as nccl-tests keeps; " + live + " held by cctk); size skipped.";
     }
 
     /** Frees {@code root}, a buffer {@link #allocate} returned, at once; false when it is not one (or freed). */

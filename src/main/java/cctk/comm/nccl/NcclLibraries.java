@@ -3,12 +3,15 @@ package cctk.comm.nccl;
 import cctk.CctkException;
 import cctk.EnvVar;
 import cctk.Environment;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,8 +25,12 @@ import org.bytedeco.javacpp.Loader;
  * do. JavaCPP's own errors name the wrong thing (the top message is "no jnicudart in java.library.path"; the
  * reason is in the causes, and every later touch is a NoClassDefFoundError that hides it), so the first failure is
  * kept and classified. Before loading it points JavaCPP's extraction cache at node-local disk (the default is in
- * $HOME, often NFS with slow locks or mounted noexec) and lets LD_LIBRARY_PATH win over the preset's built-in
- * /usr/local/cuda.
+ * $HOME, often NFS with slow locks or mounted noexec) and loads the user's libcudart and libnccl itself, by
+ * absolute path: with pathsFirst, JavaCPP preloads a library from the preset's link paths (/usr/local/cuda/lib64,
+ * /usr/lib64, ...) before java.library.path, so a toolkit's libcudart or a distribution's libnccl there would win
+ * over the module on LD_LIBRARY_PATH and over nccl.library. Once a library with the soname is loaded, the JNI
+ * libraries bind to it; the chosen directories also go first on JavaCPP's link path (the
+ * org.bytedeco.javacpp.platform.linkpath property, JavaCPP's Loader), so its own preload finds the same files.
  * <b>Note:</b> threadsafe (one load per process).
  */
 public final class NcclLibraries {
@@ -44,6 +51,7 @@ public final class NcclLibraries {
 
     static final String CACHE_PROPERTY = "org.bytedeco.javacpp.cachedir";
     static final String PATHS_FIRST_PROPERTY = "org.bytedeco.javacpp.pathsFirst";
+    static final String LINK_PATH_PROPERTY = "org.bytedeco.javacpp.platform.linkpath";
     private static final Pattern CANNOT_OPEN = Pattern.compile("([^\\s/:]+\\.so(\\.\\d+)*): cannot open shared object");
     private static final Pattern GLIBC = Pattern.compile("version .(GLIBC_[0-9.]+). not found(?: \\(required by"
             + " ([^)\\s]+)\\))?");
@@ -88,21 +96,70 @@ public final class NcclLibraries {
         if (System.getProperty(PATHS_FIRST_PROPERTY) == null) {
             System.setProperty(PATHS_FIRST_PROPERTY, "true");
         }
-        if (library == null) {
-            return;
-        }
-        final Path p = Path.of(library);
-        if (Files.isDirectory(p)) {
-            // JavaCPP reads java.library.path at load time and, with pathsFirst, preloads libnccl.so.2 from it
-            System.setProperty("java.library.path", p + java.io.File.pathSeparator
-                    + System.getProperty("java.library.path", ""));
-        } else if (Files.isRegularFile(p)) {
-            // loaded first, its soname (libnccl.so.2) satisfies libjninccl's dependency
-            System.load(p.toAbsolutePath().toString());
-        } else {
+        if (library != null && !Files.exists(Path.of(library))) {
             throw CctkException.environment("nccl.library is " + library + ", which does not exist on "
                     + hostName() + "; give the path of a libnccl.so.2 (or its directory) that every node can read.");
         }
+        final Map<String, Path> chosen = chosen(library, env.getOrDefault(EnvVar.LD_LIBRARY_PATH, ""), CUDA_MAJOR);
+        if (System.getProperty(LINK_PATH_PROPERTY) == null && !chosen.isEmpty()) {
+            System.setProperty(LINK_PATH_PROPERTY, String.join(File.pathSeparator, chosen.values().stream()
+                    .map(f -> f.getParent().toString()).distinct().toList()));
+        }
+        for (final Path f : chosen.values()) {
+            // by absolute path: the dynamic linker then holds the soname, and the JNI libraries bind to this file
+            System.load(f.toString());
+        }
+    }
+
+    /**
+     * The libcudart.so.MAJOR and libnccl.so.2 files the user chose, in load order (soname to absolute file): for
+     * each, nccl.library (the file itself for libnccl, or its directory), then LD_LIBRARY_PATH's directories in
+     * order; the first existing file wins. A library found nowhere is left out (the load then explains it).
+     *
+     * @param library       nccl.library (a libnccl.so.2 file or its directory), or null
+     * @param ldLibraryPath the process's LD_LIBRARY_PATH, or ""
+     * @param cudaMajor     the CUDA major of the preset (names libcudart.so.MAJOR)
+     */
+    static Map<String, Path> chosen(final String library, final String ldLibraryPath, final int cudaMajor) {
+        final List<Path> dirs = new ArrayList<>();
+        Path ncclFile = null;
+        if (library != null && !library.isBlank()) {
+            final Path p = Path.of(library).toAbsolutePath().normalize();
+            if (Files.isRegularFile(p)) {
+                ncclFile = p;
+                dirs.add(p.getParent());
+            } else {
+                dirs.add(p);
+            }
+        }
+        for (final String d : ldLibraryPath.split(":")) {
+            if (!d.isBlank()) {
+                dirs.add(Path.of(d).toAbsolutePath().normalize());
+            }
+        }
+        final Map<String, Path> out = new LinkedHashMap<>();
+        for (final String soname : List.of("libcudart.so." + cudaMajor, "libnccl.so.2")) {
+            final Path own = soname.startsWith("libnccl") ? ncclFile : null;
+            final Path found = own != null ? own : dirs.stream().map(d -> d.resolve(soname))
+                    .filter(Files::isRegularFile).findFirst().orElse(null);
+            if (found != null) {
+                out.put(soname, found);
+            }
+        }
+        return out;
+    }
+
+    /** The libcudart and libnccl files this process has mapped, e.g. "libcudart /a/libcudart.so.13 libnccl ...". */
+    public static String loadedFiles() {
+        final StringBuilder sb = new StringBuilder();
+        for (final String kind : List.of("libcudart", "libnccl")) {
+            for (final String lib : mapped()) {
+                if (lib.substring(lib.lastIndexOf('/') + 1).startsWith(kind)) {
+                    sb.append(sb.isEmpty() ? "" : " ").append(kind).append(' ').append(lib);
+                }
+            }
+        }
+        return sb.toString();
     }
 
     /** Where JavaCPP extracts its JNI libraries: CCTK_JAVACPP_CACHE, else node-local $SLURM_TMPDIR/$TMPDIR//tmp. */

@@ -253,11 +253,8 @@ public final class NcclSetup {
         nccl.ncclGetVersion(v);
         sb.append(" nccl ").append(NcclTypes.versionText(v[0]));
         sb.append(" alltoall ").append(c.nativeAllToAll() ? "ncclAlltoAll" : "grouped-send-recv");
-        for (final String lib : NcclLibraries.mapped()) {
-            if (lib.contains("libnccl")) {
-                sb.append(" libnccl ").append(lib);
-            }
-        }
+        final String files = NcclLibraries.loadedFiles();
+        sb.append(files.isEmpty() ? "" : " " + files);
         sb.append(" transport ").append(TransportSummary.ofFile(env.get(EnvVar.NCCL_DEBUG_FILE), host,
                 ProcessHandle.current().pid()));
         prop.close();

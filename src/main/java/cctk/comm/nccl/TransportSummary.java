@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  */
 public final class TransportSummary {
 
-    private static final Pattern VIA = Pattern.compile(" via (\\S+(?: pointer)?)");
+    /** The rest of the line: a plugin's name may hold a space (NET/AWS Libfabric/0/GDRDMA), as P2P/direct pointer. */
+    private static final Pattern VIA = Pattern.compile(" via (\\S.*?)\\s*$");
     private static final Pattern NETWORK = Pattern.compile("Using network (.+)$");
     private static final Pattern NVLS = Pattern.compile("NVLS multicast support is available");
 

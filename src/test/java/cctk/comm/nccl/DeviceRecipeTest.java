@@ -24,7 +24,11 @@ class DeviceRecipeTest {
     Path dir;
 
     private String libdirs(final Map<String, String> env) throws IOException, InterruptedException {
-        final ProcessBuilder pb = new ProcessBuilder("bash", "scripts/device-gpu-test.sh", "libdirs")
+        return recipe("libdirs", env);
+    }
+
+    private String recipe(final String mode, final Map<String, String> env) throws IOException, InterruptedException {
+        final ProcessBuilder pb = new ProcessBuilder("bash", "scripts/device-gpu-test.sh", mode)
                 .redirectErrorStream(true);
         pb.environment().putAll(env);
         final Process p = pb.start();
@@ -63,5 +67,35 @@ class DeviceRecipeTest {
         final Path d = lib(home.relativize(Path.of(site)).toString().isEmpty() ? "x" : "home/"
                 + home.relativize(Path.of(site)) + "/nvidia/cu13/lib", "libnccl.so.2");
         assertThat(libdirs(Map.of("HOME", home.toString())).lines()).contains(d.toString());
+    }
+
+    /** A lent device allows 600 s a command and 15 minutes in all: each step fits 540 s, the run at most 12 min. */
+    @Test
+    void everyStepFitsOneDeviceCommandAndTheRunItsBudget() throws Exception {
+        for (final Map<String, String> env : java.util.List.of(Map.<String, String>of(), Map.of("CCTK_DEVICE_TOTAL_S",
+                "5000", "CCTK_DEVICE_STEP_S", "9999"))) {
+            final String out = recipe("plan", env);
+            final java.util.List<Integer> limits = out.lines().filter(l -> l.startsWith("step "))
+                    .map(l -> Integer.parseInt(l.replaceAll(".* (\\d+) s$", "$1"))).toList();
+            assertThat(limits).as(out).isNotEmpty().allMatch(s -> s <= 540);
+            final int budget = Integer.parseInt(out.replaceAll("(?s).*budget (\\d+) s.*", "$1"));
+            assertThat(budget).as(out).isLessThanOrEqualTo(720);
+            // the GPU suite comes before cctk run and torch: the most informative part runs while time is left
+            assertThat(out.indexOf("gpu-suite.txt")).isLessThan(out.indexOf("cctk run")).isLessThan(
+                    out.indexOf("torch"));
+        }
+        assertThat(recipe("plan", Map.of()).lines().filter(l -> l.startsWith("budget"))).singleElement().asString()
+                .startsWith("budget 540 s");
+    }
+
+    /** A box with only the system's CUDA and NCCL (no pip wheels): their directories are used. */
+    @Test
+    void withoutPipLibrariesTheSystemsAreFound() throws Exception {
+        final Path toolkit = lib("cuda/lib64", "libcudart.so.13");
+        final Path distro = lib("usr/lib64", "libnccl.so.2");
+        final Path other = lib("usr/lib", "libz.so.1");
+        final String out = recipe("syslibdirs", Map.of("CCTK_DEVICE_SYSTEM_LIBS", toolkit + " " + distro + " "
+                + other + " " + dir.resolve("absent")));
+        assertThat(out.lines()).containsExactly(toolkit.toRealPath().toString(), distro.toRealPath().toString());
     }
 }

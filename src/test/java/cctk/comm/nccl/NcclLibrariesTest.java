@@ -133,4 +133,25 @@ class NcclLibrariesTest {
         assertThat(cache.resolve("libjninccl.so")).isRegularFile();
         assertThat(old.resolve("libnccl.so.2")).hasContent("old");
     }
+
+    /** The spec's library first, then LD_LIBRARY_PATH in order: the first real file of each soname is loaded. */
+    @Test
+    void theChosenLibrariesFollowTheSpecThenTheLibraryPath(@TempDir final Path d) throws Exception {
+        final Path spec = Files.createDirectories(d.resolve("spec"));
+        final Path mod1 = Files.createDirectories(d.resolve("mod1"));
+        final Path mod2 = Files.createDirectories(d.resolve("mod2"));
+        Files.writeString(spec.resolve("libnccl.so.2"), "x");
+        Files.writeString(mod1.resolve("libcudart.so.13"), "x");
+        Files.writeString(mod2.resolve("libcudart.so.13"), "x");
+        Files.writeString(mod2.resolve("libnccl.so.2"), "x");
+        final String path = d.resolve("none") + "::" + mod1 + ":" + mod2;
+        assertThat(NcclLibraries.chosen(spec.toString(), path, 13)).containsExactly(
+                Map.entry("libcudart.so.13", mod1.resolve("libcudart.so.13")),
+                Map.entry("libnccl.so.2", spec.resolve("libnccl.so.2")));
+        assertThat(NcclLibraries.chosen(null, path, 13)).containsEntry("libnccl.so.2", mod2.resolve("libnccl.so.2"));
+        final Path own = Files.writeString(d.resolve("libnccl-custom.so"), "x");
+        assertThat(NcclLibraries.chosen(own.toString(), path, 13)).containsEntry("libnccl.so.2", own);
+        assertThat(NcclLibraries.chosen(null, path, 12)).containsOnlyKeys("libnccl.so.2");
+        assertThat(NcclLibraries.chosen(null, "", 13)).isEmpty();
+    }
 }

@@ -87,7 +87,13 @@ class NcclRealLibrariesIT {
     }
 
     private Run probe(final List<String> libs, final String... args) throws IOException, InterruptedException {
-        final List<String> a = new ArrayList<>(List.of("-cp", jar() + File.pathSeparator
+        return probe(List.of(), libs, args);
+    }
+
+    private Run probe(final List<String> jvm, final List<String> libs, final String... args)
+            throws IOException, InterruptedException {
+        final List<String> a = new ArrayList<>(jvm);
+        a.addAll(List.of("-cp", jar() + File.pathSeparator
                 + Path.of("target/test-classes").toAbsolutePath(), RealLibrariesProbe.class.getName()));
         a.addAll(List.of(args));
         final Run r = java(libs, a);
@@ -121,7 +127,40 @@ class NcclRealLibrariesIT {
         final Run r = probe(List.of(CU13.toString(), DRIVER.toString()), "versions");
         assertThat(r.code()).as(r.out()).isZero();
         assertThat(r.out()).contains("cudart 0 13", "driver 0 12020", "nccl 0 2300")
-                .contains(CU13.resolve("libnccl.so.2").toString(), "libcuda.so.535");
+                .contains(CU13.resolve("libnccl.so.2").toString(), "libcuda.so.535")
+                .contains("loaded libcudart " + CU13.resolve("libcudart.so.13") + " libnccl "
+                        + CU13.resolve("libnccl.so.2"));
+    }
+
+    /**
+     * Decoy libnccl.so.2 and libcudart.so.13 on a path JavaCPP searches before java.library.path (with pathsFirst,
+     * as it does the preset's link paths /usr/local/cuda/lib64 and /usr/lib64; here its preloadpath property, so
+     * no system directory is touched): the libraries the spec and LD_LIBRARY_PATH name are loaded all the same,
+     * in the directory and in the file form of nccl.library.
+     */
+    @Test
+    void decoysOnJavacppsPathsLoseToTheChosenLibraries() throws Exception {
+        final Path decoy = Files.createDirectories(dir.resolve("decoy"));
+        compile(decoy, "libnccl.so.2", "int ncclGetVersion(int *v) { *v = 29903; return 0; }");
+        compile(decoy, "libcudart.so.13", "int cudaRuntimeGetVersion(int *v) { *v = 13999; return 0; }");
+        final Path cudartOnly = Files.createDirectories(dir.resolve("cudart"));
+        Files.createSymbolicLink(cudartOnly.resolve("libcudart.so.13"), CU13.resolve("libcudart.so.13"));
+        for (final Path library : List.of(CU13, CU13.resolve("libnccl.so.2"))) {
+            final Run r = probe(List.of("-Dorg.bytedeco.javacpp.platform.preloadpath=" + decoy,
+                    "-Dcctk.probe.library=" + library), List.of(cudartOnly.toString(), DRIVER.toString()), "versions");
+            assertThat(r.code()).as(r.out()).isZero();
+            assertThat(r.out()).contains("cudart 0 13000", "nccl 0 2300", "loaded libcudart "
+                    + CU13.resolve("libcudart.so.13") + " libnccl " + CU13.resolve("libnccl.so.2"))
+                    .doesNotContain(decoy.toString());
+        }
+    }
+
+    private static void compile(final Path d, final String soname, final String code)
+            throws IOException, InterruptedException {
+        final Path c = Files.writeString(d.resolve(soname + ".c"), code + "\n");
+        final Process p = new ProcessBuilder("cc", "-shared", "-fPIC", "-Wl,-soname," + soname, "-o",
+                d.resolve(soname).toString(), c.toString()).inheritIO().start();
+        Assumptions.assumeTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "no C compiler for decoys");
     }
 
     @Test

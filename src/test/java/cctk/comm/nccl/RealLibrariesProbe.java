@@ -20,7 +20,7 @@ public final class RealLibrariesProbe {
 
     public static void main(final String[] args) {
         try {
-            NcclLibraries.load(cctk.Environment.process(), null);
+            NcclLibraries.load(cctk.Environment.process(), System.getProperty("cctk.probe.library"));
             run(args);
         } catch (CctkException e) {
             System.err.println("cctk: " + e.getMessage());
@@ -76,6 +76,7 @@ public final class RealLibrariesProbe {
                 System.out.println("driver " + cudart.cudaDriverGetVersion(v) + " " + v[0]);
                 System.out.println("nccl " + nccl.ncclGetVersion(v) + " " + v[0] + " " + NcclTypes.versionText(v[0]));
                 System.out.println("mapped " + String.join(" ", NcclLibraries.mapped()));
+                System.out.println("loaded " + NcclLibraries.loadedFiles());
             }
             case "id" -> {
                 final org.bytedeco.cuda.nccl.ncclUniqueId id = new org.bytedeco.cuda.nccl.ncclUniqueId();

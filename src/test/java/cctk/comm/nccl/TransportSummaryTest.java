@@ -41,6 +41,21 @@ class TransportSummaryTest {
                 .isEqualTo("net Socket; NET/Socket x2, P2P/IPC x1, P2P/direct pointer x1, SHM x1");
     }
 
+    /** The AWS OFI plugin (Perlmutter's Slingshot): its network's name has a space, GPUDirect RDMA must survive it. */
+    @Test
+    void aNetworkPluginNameWithASpaceKeepsItsGdrdma() {
+        final List<String> log = List.of(
+                "nid200001:81234:81234 [0] NCCL INFO NET/Plugin: Loaded net plugin AWS Libfabric (v6)",
+                "nid200001:81234:81250 [0] NCCL INFO Using network AWS Libfabric",
+                "nid200001:81234:81260 [0] NCCL INFO Channel 00/0 : 3[3] -> 4[0] [send] via NET/AWS Libfabric/0/GDRDMA",
+                "nid200001:81234:81260 [0] NCCL INFO Channel 01/0 : 7[3] -> 0[0] [receive]"
+                        + " via NET/AWS Libfabric/1/GDRDMA",
+                "nid200001:81234:81261 [0] NCCL INFO Channel 02/0 : 3[3] -> 4[0] [send] via NET/AWS Libfabric/2\r",
+                "nid200001:81234:81261 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read");
+        assertThat(TransportSummary.of(log))
+                .isEqualTo("net AWS Libfabric; NET/AWS Libfabric x1, NET/AWS Libfabric GDRDMA x2, P2P/CUMEM x1");
+    }
+
     @Test
     void ibWithoutGdrAndQuietLogs() {
         assertThat(TransportSummary.of(List.of("a [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/1")))
