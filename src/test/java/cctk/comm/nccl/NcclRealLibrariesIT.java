@@ -171,6 +171,25 @@ class NcclRealLibrariesIT {
                 .contains("extra-group-end 5");
     }
 
+    /**
+     * The non-blocking communicator (ncclCommInitRankConfig, config.blocking = 0) through the real NCCL 2.30 and
+     * cudart 13 with the R535 driver: NCCL refuses it (CUDA's error 35). cctk aborts it on the driving thread,
+     * once, and says so in one paragraph with exit-code class ENVIRONMENT; no thread of cctk's is left and the JVM
+     * lives on.
+     */
+    @Test
+    void aRefusedNonBlockingInitIsAbortedOnTheDrivingThreadInOneParagraph() throws Exception {
+        final Run r = probe(List.of(CU13.toString(), DRIVER.toString()), "init");
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).contains("unique-id 0", "abort on main", "aborts 1 aborted true", "threads []")
+                .contains("init ENVIRONMENT ncclCommInitRankConfig on rank 0 (GPU 0, world 1) failed: unhandled cuda"
+                        + " error", "(ncclResult 1)", "CUDA driver version is insufficient for CUDA runtime version",
+                        "nccl.debug: true")
+                .doesNotContain("\tat ", "SIGSEGV", "hs_err");
+        final String line = r.out().lines().filter(l -> l.startsWith("init ")).findFirst().orElseThrow();
+        assertThat(line).as("one paragraph").endsWith("debug file.");
+    }
+
     @Test
     void withoutADriverTheRunSaysSo() throws Exception {
         environmentError("no libcuda.so.1", run(List.of(CU13.toString())), "no NVIDIA driver on this node",

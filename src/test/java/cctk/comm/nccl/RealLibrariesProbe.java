@@ -56,8 +56,8 @@ public final class RealLibrariesProbe {
             }
         };
         final NcclCommunicator comm = new NcclCommunicator(new NcclSetup.Opened(0, 2, "nccl", 0, none,
-                new org.bytedeco.cuda.cudart.CUstream_st(), new Watchdog(quiet, 100, "probe-watchdog")),
-                NcclConfig.DEFAULT, java.util.concurrent.TimeUnit.SECONDS.toNanos(30));
+                new org.bytedeco.cuda.cudart.CUstream_st(), new Watchdog(quiet, 0,
+                java.util.concurrent.TimeUnit.SECONDS.toNanos(30))), NcclConfig.DEFAULT);
         final NcclBuffer b = new NcclBuffer(comm, p, 0, 64);
         try {
             comm.sendRecv(b, 1, b, 1, 4, cctk.comm.DType.FLOAT32);
@@ -66,6 +66,57 @@ public final class RealLibrariesProbe {
             System.out.println("sendrecv " + e.exitCode() + " " + e.getMessage());
         }
         System.out.println("extra-group-end " + nccl.ncclGroupEnd());
+    }
+
+    /**
+     * NcclSetup's real communicator creation, world 1, with the real NCCL on a machine without a GPU: NCCL refuses
+     * it (at once, or through ncclCommGetAsyncError after ncclInProgress); cctk must abort it on this thread and
+     * say so in one paragraph, and the process must live on to print it.
+     */
+    private static void init() {
+        final org.bytedeco.cuda.nccl.ncclUniqueId u = new org.bytedeco.cuda.nccl.ncclUniqueId();
+        System.out.println("unique-id " + nccl.ncclGetUniqueId(u));
+        final byte[] id = new byte[UniqueIdExchange.ID_BYTES];
+        u.internal().get(id);
+        final org.bytedeco.cuda.nccl.ncclComm comm = new org.bytedeco.cuda.nccl.ncclComm();
+        final int[] aborts = new int[1];
+        final Watchdog.Health real = NcclSetup.health(comm);
+        final Watchdog.Health counted = new Watchdog.Health() {
+            @Override
+            public int asyncError() {
+                return real.asyncError();
+            }
+
+            @Override
+            public String errorText(final int code) {
+                return real.errorText(code);
+            }
+
+            @Override
+            public String lastError() {
+                return real.lastError();
+            }
+
+            @Override
+            public void abort() {
+                aborts[0]++;
+                System.out.println("abort on " + Thread.currentThread().getName());
+                real.abort();
+            }
+        };
+        final java.time.Duration timeout = java.time.Duration.ofSeconds(60);
+        final Watchdog dog = new Watchdog(counted, 0, timeout.toNanos());
+        final NcclSetup.Request r = new NcclSetup.Request(0, 1, 0, null, "", "nccl", NcclConfig.DEFAULT, timeout,
+                null);
+        try {
+            NcclSetup.init(r, id, 0, comm, dog);
+            System.out.println("init ok");
+        } catch (CctkException e) {
+            System.out.println("init " + e.exitCode() + " " + e.getMessage());
+        }
+        System.out.println("aborts " + aborts[0] + " aborted " + dog.aborted());
+        System.out.println("threads " + Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(n -> n.startsWith("cctk-")).sorted().toList());
     }
 
     private static void run(final String[] args) {
@@ -103,6 +154,7 @@ public final class RealLibrariesProbe {
                 }
             }
             case "group" -> group();
+            case "init" -> init();
             case "has" -> System.out.println("has " + args[1] + " " + NcclLibraries.has(args[1]));
             case "devices" -> {
                 final int r = cudart.cudaGetDeviceCount(v);
