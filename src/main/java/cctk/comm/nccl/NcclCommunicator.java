@@ -18,8 +18,9 @@ import org.bytedeco.javacpp.Pointer;
 
 /**
  * One rank's NCCL communicator on one GPU: device buffers, the collectives on its own non-blocking stream, and
- * calls and waits that a {@link Watchdog} bounds on this thread (no other thread ever calls NCCL on it). Every failure names the operation, its size and the rank. Made by
- * {@link NcclSetup}; times its iterations with CUDA events ({@link CudaTimer}).
+ * calls and waits that a {@link Watchdog} bounds on this thread (no other thread ever calls NCCL on it). Every
+ * failure names the operation, its size and the rank. Made by {@link NcclSetup}; times its iterations with CUDA
+ * events ({@link CudaTimer}).
  * <b>Note:</b> not threadsafe: one thread drives it, the one that created it (its device is current there).
  */
 public final class NcclCommunicator implements Communicator, IterationTimer.Source {
