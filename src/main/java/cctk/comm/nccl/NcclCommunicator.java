@@ -91,6 +91,10 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         return allToAllCall != null;
     }
 
+    Watchdog watchdogForTests() {
+        return watchdog;
+    }
+
     CUstream_st stream() {
         return stream;
     }
@@ -236,6 +240,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
      * makes NCCL connect to its peers), within the deadline.
      */
     private void launch(final IntSupplier call) {
+        live();
         check(watchdog.call(describe(), call));
     }
 
@@ -244,6 +249,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
      * group's work starts at ncclGroupEnd, which a non-blocking communicator may answer with ncclInProgress.
      */
     private void grouped(final Runnable calls) {
+        live();
         check(nccl.ncclGroupStart());
         RuntimeException pending = null;
         try {
@@ -286,6 +292,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
      * asynchronous error, within one benchmark.timeout per iteration the wait covers.
      */
     void await(final IntSupplier query, final String what, final int iterations) {
+        live();
         try {
             final int r = watchdog.await(describe(), query, iterations, cudart.cudaErrorNotReady);
             if (r != cudart.cudaSuccess) {
@@ -301,6 +308,15 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     /** "all_reduce of 4194304 bytes on rank 3 (GPU 2)". */
     String describe() {
         return op + " of " + opBytes + " bytes on rank " + rank + " (GPU " + device + ")";
+    }
+
+    /** An aborted communicator is freed: any further NCCL call on it would touch freed memory. */
+    private void live() {
+        if (watchdog.aborted()) {
+            failed = true;
+            throw CctkException.environment("The nccl backend cannot run " + describe() + ": rank " + rank + "'s"
+                    + " communicator was aborted after an earlier failure (see the message before this one).");
+        }
     }
 
     /** Throws for a failed NCCL call, with NCCL's own text and its last error message. */

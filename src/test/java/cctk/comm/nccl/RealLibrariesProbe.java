@@ -39,25 +39,7 @@ public final class RealLibrariesProbe {
         nccl.ncclGroupStart();
         System.out.println("raw-send " + nccl.ncclSend(p, 4, nccl.ncclFloat32, 1, none, null));
         System.out.println("raw-extra-group-end " + nccl.ncclGroupEnd());
-        final Watchdog.Health quiet = new Watchdog.Health() {
-            @Override
-            public int asyncError() {
-                return 0;
-            }
-
-            @Override
-            public String errorText(final int code) {
-                return "error " + code;
-            }
-
-            @Override
-            public void abort() {
-                // nothing to abort: the communicator is a null handle
-            }
-        };
-        final NcclCommunicator comm = new NcclCommunicator(new NcclSetup.Opened(0, 2, "nccl", 0, none,
-                new org.bytedeco.cuda.cudart.CUstream_st(), new Watchdog(quiet, 0,
-                java.util.concurrent.TimeUnit.SECONDS.toNanos(30))), NcclConfig.DEFAULT);
+        final NcclCommunicator comm = nullComm(none, new int[1]);
         final NcclBuffer b = new NcclBuffer(comm, p, 0, 64);
         try {
             comm.sendRecv(b, 1, b, 1, 4, cctk.comm.DType.FLOAT32);
@@ -119,6 +101,64 @@ public final class RealLibrariesProbe {
                 .filter(n -> n.startsWith("cctk-")).sorted().toList());
     }
 
+    /** Every field of cctk's ncclConfig_t as the preset reads it back: "config NAME VALUE" a line. */
+    private static void config() {
+        try (org.bytedeco.cuda.nccl.ncclConfig_t c = CommConfig.nonBlocking()) {
+            for (final java.lang.reflect.Method m : c.getClass().getDeclaredMethods()) {
+                if (m.getParameterCount() == 0 && java.lang.reflect.Modifier.isNative(m.getModifiers())
+                        && java.lang.reflect.Modifier.isPublic(m.getModifiers())) {
+                    try {
+                        final Object v = m.invoke(c);
+                        System.out.println("config " + m.getName() + " " + (v == null
+                                || v instanceof org.bytedeco.javacpp.Pointer p && p.isNull() ? "NULL" : v));
+                    } catch (ReflectiveOperationException e) {
+                        System.out.println("config " + m.getName() + " unreadable " + e);
+                    }
+                }
+            }
+            System.out.println("sizeof " + org.bytedeco.javacpp.Pointer.sizeof(c.getClass()));
+        }
+    }
+
+    /** A communicator on a null handle (NCCL refuses it: no GPU needed); {@code aborts[0]} counts its aborts. */
+    private static NcclCommunicator nullComm(final org.bytedeco.cuda.nccl.ncclComm none, final int[] aborts) {
+        final Watchdog.Health quiet = new Watchdog.Health() {
+            @Override
+            public int asyncError() {
+                return 0;
+            }
+
+            @Override
+            public String errorText(final int code) {
+                return "error " + code;
+            }
+
+            @Override
+            public void abort() {
+                aborts[0]++;
+            }
+        };
+        return new NcclCommunicator(new NcclSetup.Opened(0, 2, "nccl", 0, none,
+                new org.bytedeco.cuda.cudart.CUstream_st(), new Watchdog(quiet, 0,
+                java.util.concurrent.TimeUnit.SECONDS.toNanos(30))), NcclConfig.DEFAULT);
+    }
+
+    /** After an abort the communicator is freed: cctk refuses the next call itself, and close() aborts no more. */
+    private static void aborted() {
+        final int[] aborts = new int[1];
+        final NcclCommunicator comm = nullComm(new org.bytedeco.cuda.nccl.ncclComm(), aborts);
+        final NcclBuffer b = new NcclBuffer(comm, new org.bytedeco.javacpp.Pointer(), 0, 64);
+        comm.watchdogForTests().abort();
+        try {
+            comm.allReduce(b, b, 4, cctk.comm.DType.FLOAT32, cctk.comm.ReduceOp.SUM);
+            System.out.println("allreduce ok");
+        } catch (CctkException e) {
+            System.out.println("allreduce " + e.exitCode() + " " + e.getMessage());
+        }
+        comm.close();
+        System.out.println("aborts " + aborts[0]);
+    }
+
     private static void run(final String[] args) {
         final int[] v = new int[1];
         switch (args[0]) {
@@ -155,6 +195,8 @@ public final class RealLibrariesProbe {
             }
             case "group" -> group();
             case "init" -> init();
+            case "config" -> config();
+            case "aborted" -> aborted();
             case "has" -> System.out.println("has " + args[1] + " " + NcclLibraries.has(args[1]));
             case "devices" -> {
                 final int r = cudart.cudaGetDeviceCount(v);
