@@ -37,7 +37,7 @@ final class CudaTimer implements IterationTimer, AutoCloseable {
             created = true;
         }
         return switch (mode) {
-            case PIPELINED -> average(n, between(() -> {
+            case PIPELINED -> average(n, between(n, () -> {
                 for (int i = 0; i < n; i++) {
                     iteration.run();
                 }
@@ -56,7 +56,7 @@ final class CudaTimer implements IterationTimer, AutoCloseable {
     private double[] blocking(final int n, final Runnable iteration) {
         final double[] times = new double[n];
         for (int i = 0; i < n; i++) {
-            times[i] = between(iteration);
+            times[i] = between(1, iteration);
         }
         return times;
     }
@@ -85,7 +85,7 @@ final class CudaTimer implements IterationTimer, AutoCloseable {
                 cudart.cudaGraphDestroy(graph);
             }
             cudart.cudaGetLastError();
-            return average(n, between(() -> {
+            return average(n, between(n, () -> {
                 for (int i = 0; i < n; i++) {
                     iteration.run();
                 }
@@ -96,8 +96,8 @@ final class CudaTimer implements IterationTimer, AutoCloseable {
             Cuda.check(cudart.cudaGraphInstantiate(exec, graph, 0L), "cudaGraphInstantiate");
             final Runnable launch = () -> Cuda.check(cudart.cudaGraphLaunch(exec, comm.stream()), "cudaGraphLaunch");
             launch.run();
-            comm.synchronize();
-            return average(n, between(launch));
+            comm.await(() -> cudart.cudaStreamQuery(comm.stream()), "the warm graph launch", n);
+            return average(n, between(n, launch));
         } finally {
             if (!exec.isNull()) {
                 cudart.cudaGraphExecDestroy(exec);
@@ -160,12 +160,15 @@ final class CudaTimer implements IterationTimer, AutoCloseable {
         return true;
     }
 
-    /** µs between an event before and one after {@code work} on the stream, once the second has completed. */
-    private double between(final Runnable work) {
+    /**
+     * µs between an event before and one after {@code work} ({@code n} iterations) on the stream, once the second
+     * has completed; the wait's deadline is one benchmark.timeout per iteration.
+     */
+    private double between(final int n, final Runnable work) {
         Cuda.check(cudart.cudaEventRecord(start, comm.stream()), "cudaEventRecord");
         work.run();
         Cuda.check(cudart.cudaEventRecord(end, comm.stream()), "cudaEventRecord");
-        comm.await(() -> cudart.cudaEventQuery(end), "the timing event");
+        comm.await(() -> cudart.cudaEventQuery(end), "the timing event", n);
         Cuda.check(cudart.cudaEventElapsedTime(ms, start, end), "cudaEventElapsedTime");
         return ms[0] * 1e3;
     }

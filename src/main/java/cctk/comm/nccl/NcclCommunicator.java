@@ -8,8 +8,6 @@ import cctk.comm.DType;
 import cctk.comm.IterationTimer;
 import cctk.comm.ReduceOp;
 import java.lang.reflect.Method;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntSupplier;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.global.cudart;
@@ -20,8 +18,9 @@ import org.bytedeco.javacpp.Pointer;
 
 /**
  * One rank's NCCL communicator on one GPU: device buffers, the collectives on its own non-blocking stream, and
- * waits that a {@link Watchdog} bounds. Every failure names the operation, its size and the rank. Made by
- * {@link NcclSetup}; times its iterations with CUDA events ({@link CudaTimer}).
+ * calls and waits that a {@link Watchdog} bounds on this thread (no other thread ever calls NCCL on it). Every
+ * failure names the operation, its size and the rank. Made by {@link NcclSetup}; times its iterations with CUDA
+ * events ({@link CudaTimer}).
  * <b>Note:</b> not threadsafe: one thread drives it, the one that created it (its device is current there).
  */
 public final class NcclCommunicator implements Communicator, IterationTimer.Source {
@@ -35,7 +34,6 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     private final ncclComm comm;
     private final CUstream_st stream;
     private final Watchdog watchdog;
-    private final long timeoutNanos;
     private final DeviceMemory memory;
     private final CudaTimer timer;
     private final Method allToAllCall;
@@ -51,7 +49,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     /** The stream is being captured into a CUDA graph: a host wait now would invalidate the capture. */
     private boolean capturing;
 
-    NcclCommunicator(final NcclSetup.Opened o, final NcclConfig config, final long timeoutNanos) {
+    NcclCommunicator(final NcclSetup.Opened o, final NcclConfig config) {
         this.rank = o.rank();
         this.size = o.size();
         this.backend = o.backend();
@@ -59,7 +57,6 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         this.comm = o.comm();
         this.stream = o.stream();
         this.watchdog = o.watchdog();
-        this.timeoutNanos = timeoutNanos;
         this.memory = new DeviceMemory(device);
         this.allToAllCall = NcclSetup.allToAllMethod(config.alltoallGrouped());
         this.hasLastError = NcclLibraries.has("ncclGetLastError");
@@ -92,6 +89,10 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     /** Whether all-to-all goes through ncclAlltoAll (NCCL ≥ 2.29) rather than grouped send/recv. */
     public boolean nativeAllToAll() {
         return allToAllCall != null;
+    }
+
+    Watchdog watchdogForTests() {
+        return watchdog;
     }
 
     CUstream_st stream() {
@@ -235,39 +236,32 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     }
 
     /**
-     * One NCCL launch under the watchdog's deadline: the first launch on a communicator makes NCCL connect to its
-     * peers, which blocks inside the call.
+     * One NCCL launch, polled on this thread while it returns ncclInProgress (the first launch on a communicator
+     * makes NCCL connect to its peers), within the deadline.
      */
     private void launch(final IntSupplier call) {
-        watchdog.arm(describe(), timeoutNanos);
-        final int r;
-        try {
-            r = call.getAsInt();
-        } finally {
-            watchdog.disarm();
-        }
-        check(r);
+        live();
+        check(watchdog.call(describe(), call));
     }
 
-    /** The calls between ncclGroupStart and ncclGroupEnd; the group is closed even when one of them throws. */
+    /**
+     * The calls between ncclGroupStart and ncclGroupEnd; the group is closed even when one of them throws. The
+     * group's work starts at ncclGroupEnd, which a non-blocking communicator may answer with ncclInProgress.
+     */
     private void grouped(final Runnable calls) {
-        watchdog.arm(describe(), timeoutNanos);
+        live();
+        check(nccl.ncclGroupStart());
+        RuntimeException pending = null;
         try {
-            check(nccl.ncclGroupStart());
-            RuntimeException pending = null;
-            try {
-                calls.run();
-            } catch (RuntimeException e) {
-                pending = e;
-            }
-            final int end = nccl.ncclGroupEnd();
-            if (pending != null) {
-                throw pending;
-            }
-            check(end);
-        } finally {
-            watchdog.disarm();
+            calls.run();
+        } catch (RuntimeException e) {
+            pending = e;
         }
+        if (pending != null) {
+            nccl.ncclGroupEnd();
+            throw pending;
+        }
+        check(watchdog.call(describe(), nccl::ncclGroupEnd));
     }
 
     @Override
@@ -286,37 +280,28 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
             // cudaStreamQuery on a capturing stream is cudaErrorStreamCaptureUnsupported and kills the capture
             throw new CudaTimer.HostWaitInCapture(op);
         }
-        await(() -> cudart.cudaStreamQuery(stream), "the stream");
+        await(() -> cudart.cudaStreamQuery(stream), "the stream", 1);
     }
 
     void capturing(final boolean on) {
         capturing = on;
     }
 
-    /** Polls {@code query} (a cudaStreamQuery or cudaEventQuery) until done, within the deadline. */
-    void await(final java.util.function.IntSupplier query, final String what) {
-        watchdog.arm(describe(), timeoutNanos);
+    /**
+     * Polls {@code query} (a cudaStreamQuery or cudaEventQuery) on this thread until done, watching NCCL's
+     * asynchronous error, within one benchmark.timeout per iteration the wait covers.
+     */
+    void await(final IntSupplier query, final String what, final int iterations) {
+        live();
         try {
-            int spins = 0;
-            while (true) {
-                final int r = query.getAsInt();
-                if (r == cudart.cudaSuccess) {
-                    return;
-                }
-                if (r != cudart.cudaErrorNotReady) {
-                    failed = true;
-                    failAfterAbort();
-                    Cuda.check(r, "waiting for " + what + " after " + describe());
-                }
-                failAfterAbort();
-                if (++spins > 1000) {
-                    LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
-                } else {
-                    Thread.onSpinWait();
-                }
+            final int r = watchdog.await(describe(), query, iterations, cudart.cudaErrorNotReady);
+            if (r != cudart.cudaSuccess) {
+                failed = true;
+                Cuda.check(r, "waiting for " + what + " after " + describe());
             }
-        } finally {
-            watchdog.disarm();
+        } catch (CctkException e) {
+            failed = true;
+            throw e;
         }
     }
 
@@ -325,13 +310,12 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         return op + " of " + opBytes + " bytes on rank " + rank + " (GPU " + device + ")";
     }
 
-    private void failAfterAbort() {
-        final String why = watchdog.reason();
-        if (why != null) {
+    /** An aborted communicator is freed: any further NCCL call on it would touch freed memory. */
+    private void live() {
+        if (watchdog.aborted()) {
             failed = true;
-            throw CctkException.environment("The nccl backend aborted rank " + rank + "'s communicator: " + why
-                    + " (deadline " + TimeUnit.NANOSECONDS.toSeconds(timeoutNanos) + " s, benchmark.timeout). A peer"
-                    + " may have died or hung; see the other ranks' output.");
+            throw CctkException.environment("The nccl backend cannot run " + describe() + ": rank " + rank + "'s"
+                    + " communicator was aborted after an earlier failure (see the message before this one).");
         }
     }
 
@@ -341,7 +325,6 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
             return;
         }
         failed = true;
-        failAfterAbort();
         final String text = nccl.ncclGetErrorString(result).getString();
         String last = "";
         if (hasLastError) {
@@ -352,13 +335,29 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
                 + (last.isBlank() ? "" : ": " + last.trim()) + ".");
     }
 
+    /**
+     * ncclCommFinalize (NCCL ≥ 2.14) flushes the communicator's work and, non-blocking, is polled to its end within
+     * the deadline; ncclCommDestroy then only frees. True when the communicator may be destroyed.
+     */
+    private boolean finalized() {
+        if (!NcclLibraries.has("ncclCommFinalize")) {
+            return true;
+        }
+        try {
+            return watchdog.call("ncclCommFinalize on rank " + rank, () -> nccl.ncclCommFinalize(comm))
+                    == nccl.ncclSuccess;
+        } catch (CctkException e) {
+            return false;
+        }
+    }
+
     @Override
     public IterationTimer iterationTimer() {
         return timer;
     }
 
     /**
-     * Waits (bounded) for the stream, stops and joins the watchdog, then destroys the communicator, or aborts it
+     * Waits (bounded) for the stream, finalizes (bounded) and destroys the communicator, or aborts it
      * when anything failed (ncclCommDestroy can block on dead peers), and frees buffers, staging and stream.
      */
     @Override
@@ -368,7 +367,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         }
         closed = true;
         capturing = false;
-        boolean healthy = !failed && watchdog.reason() == null;
+        boolean healthy = !failed && !watchdog.aborted();
         if (healthy) {
             op = "close";
             opBytes = 0;
@@ -379,15 +378,14 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
             }
         }
         timer.close();
-        watchdog.close();
-        if (watchdog.reason() == null) {
-            if (healthy) {
+        if (!watchdog.aborted()) {
+            if (healthy && finalized()) {
                 nccl.ncclCommDestroy(comm);
             } else {
-                nccl.ncclCommAbort(comm);
+                watchdog.abort();
             }
         }
-        // else the watchdog has aborted (and freed) the communicator already
+        // else this thread has aborted (and so freed) the communicator already
         memory.close();
         if (staging != null) {
             staging.close();

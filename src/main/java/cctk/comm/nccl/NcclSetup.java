@@ -15,6 +15,7 @@ import org.bytedeco.cuda.cudart.cudaDeviceProp;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.cuda.global.nccl;
 import org.bytedeco.cuda.nccl.ncclComm;
+import org.bytedeco.cuda.nccl.ncclConfig_t;
 import org.bytedeco.cuda.nccl.ncclUniqueId;
 import org.bytedeco.javacpp.Pointer;
 
@@ -72,16 +73,36 @@ public final class NcclSetup {
         final CUstream_st stream = new CUstream_st();
         Cuda.check(cudart.cudaStreamCreateWithFlags(stream, cudart.cudaStreamNonBlocking), "cudaStreamCreate");
         r.store().barrier(r.keyPrefix() + "nccl-init");
-        final ncclComm comm = init(r, id, device);
-        final Watchdog dog = new Watchdog(health(comm), 100, "cctk-nccl-watchdog-" + r.rank());
+        final ncclComm comm = new ncclComm();
+        final Watchdog dog = new Watchdog(health(comm), r.rank(), r.timeout().toNanos());
+        init(r, id, device, comm, dog);
         return new NcclCommunicator(new Opened(r.rank(), r.size(), r.backend(), device, comm, stream, dog),
-                r.config(), r.timeout().toNanos());
+                r.config());
     }
 
-    private static ncclComm init(final Request r, final byte[] idBytes, final int device) {
+    /**
+     * Creates the communicator into {@code comm}: non-blocking where NCCL has ncclCommInitRankConfig (≥ 2.14), so
+     * this thread polls ncclCommGetAsyncError while it returns ncclInProgress, within the timeout, and aborts it
+     * itself on an error or a passed deadline; else blocking, under a guard that ends the process.
+     */
+    static void init(final Request r, final byte[] idBytes, final int device, final ncclComm comm,
+                     final Watchdog dog) {
         final ncclUniqueId id = new ncclUniqueId();
         id.internal().put(idBytes);
-        final ncclComm comm = new ncclComm();
+        if (NcclLibraries.has("ncclCommInitRankConfig")) {
+            final String what = "ncclCommInitRankConfig on rank " + r.rank() + " (GPU " + device + ", world "
+                    + r.size() + ")";
+            try (ncclConfig_t config = CommConfig.nonBlocking()) {
+                final int result = dog.call(what, () -> nccl.ncclCommInitRankConfig(comm, r.size(), id, r.rank(),
+                        config));
+                if (result != nccl.ncclSuccess) {
+                    final String text = initFailed(what, result, comm);
+                    dog.abort();
+                    throw CctkException.environment(text);
+                }
+            }
+            return;
+        }
         // ncclCommInitRank blocks until every rank has joined and has no timeout of its own
         final Thread guard = deadline(r, device, System.err);
         final int result;
@@ -91,12 +112,14 @@ public final class NcclSetup {
             guard.interrupt();
         }
         if (result != nccl.ncclSuccess) {
-            throw CctkException.environment("ncclCommInitRank on rank " + r.rank() + " (GPU " + device + ", world "
-                    + r.size() + ") failed: " + nccl.ncclGetErrorString(result).getString() + " (ncclResult "
-                    + result + ")" + lastError(comm) + ". Run with nccl.debug: true and read the rank's NCCL debug"
-                    + " file.");
+            throw CctkException.environment(initFailed("ncclCommInitRank on rank " + r.rank() + " (GPU " + device
+                    + ", world " + r.size() + ")", result, comm));
         }
-        return comm;
+    }
+
+    private static String initFailed(final String what, final int result, final ncclComm comm) {
+        return what + " failed: " + nccl.ncclGetErrorString(result).getString() + " (ncclResult " + result + ")"
+                + lastError(comm) + ". Run with nccl.debug: true and read the rank's NCCL debug file.";
     }
 
     /** ": " + NCCL's last error message (e.g. "no CUDA-capable device is detected"), or "" (NCCL < 2.13). */
@@ -139,7 +162,7 @@ public final class NcclSetup {
         return b;
     }
 
-    private static Watchdog.Health health(final ncclComm comm) {
+    static Watchdog.Health health(final ncclComm comm) {
         return new Watchdog.Health() {
             private final int[] code = new int[1];
 
@@ -152,6 +175,11 @@ public final class NcclSetup {
             @Override
             public String errorText(final int c) {
                 return nccl.ncclGetErrorString(c).getString();
+            }
+
+            @Override
+            public String lastError() {
+                return NcclSetup.lastError(comm).replaceFirst("^: ", "");
             }
 
             @Override

@@ -1,20 +1,25 @@
 package cctk.comm.nccl;
 
+import cctk.CctkException;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntSupplier;
 
 /**
- * Keeps a rank from hanging, for the communicator's whole life: it polls the communicator's asynchronous error
- * (ncclCommGetAsyncError) from creation to {@link #close()}, so a peer that dies while NCCL connects lazily inside a
- * launch is seen too; while a call or a wait is armed it also enforces that call's deadline. On an error or a
- * passed deadline it aborts the communicator (ncclCommAbort) so the blocked call returns, records why and stops.
- * The driving thread then throws with {@link #reason()}. {@link #close()} waits for the thread, so no poll or
- * abort can overlap the communicator's destruction. One background thread per communicator, as PyTorch's NCCL
- * watchdog does.
- * <b>Note:</b> threadsafe.
+ * Keeps a rank from hanging without a second thread: NCCL forbids concurrent calls on one communicator, and
+ * ncclCommAbort frees it, so an abort from another thread while the driving thread is inside NCCL (or about to
+ * call it) can crash the JVM. The communicator is non-blocking (ncclCommInitRankConfig with config.blocking = 0,
+ * NCCL ≥ 2.14): a call that returns ncclInProgress, and every wait for the stream, is polled here on the driving
+ * thread with ncclCommGetAsyncError until it settles or its deadline passes. On an asynchronous error or a passed
+ * deadline the driving thread itself calls ncclCommAbort, once, and throws one paragraph (exit code 3) naming the
+ * operation, its size and the rank. With an NCCL older than 2.14 the communicator is blocking: its waits are still
+ * bounded here, but a call that blocks inside NCCL cannot be.
+ * <b>Note:</b> not threadsafe; only the communicator's driving thread uses it.
  */
-final class Watchdog implements AutoCloseable {
+final class Watchdog {
 
-    /** The communicator as the watchdog sees it. */
+    /** The communicator as the driving thread polls it. */
     interface Health {
         /** ncclResult_t of ncclCommGetAsyncError: 0 success, 7 in progress, else an error. */
         int asyncError();
@@ -22,123 +27,148 @@ final class Watchdog implements AutoCloseable {
         /** Error text of a result code. */
         String errorText(int code);
 
-        /** ncclCommAbort: every pending and later call on the communicator returns with an error. */
+        /** NCCL's last error message for this communicator ("" when none or unknown); read before an abort. */
+        default String lastError() {
+            return "";
+        }
+
+        /** ncclCommAbort: frees the communicator. */
         void abort();
     }
 
-    private static final int IN_PROGRESS = 7;
-    /** How long close() waits for an abort in flight (ncclCommAbort returns once its threads are gone). */
-    private static final long JOIN_MILLIS = 60_000;
+    /** ncclInProgress. */
+    static final int IN_PROGRESS = 7;
+    /** ncclRemoteError: "remote process exited or there was a network error", the one code that names a peer. */
+    static final int REMOTE_ERROR = 6;
+    private static final long POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private final Health health;
-    private final long pollNanos;
-    private final Thread thread;
-    private String what;
-    private long deadline;
-    private boolean armed;
-    private long generation;
-    private boolean closed;
-    private volatile String reason;
+    private final int rank;
+    private final long timeoutNanos;
+    private boolean aborted;
 
-    Watchdog(final Health health, final long pollMillis, final String name) {
+    /** {@code timeoutNanos}: benchmark.timeout, the deadline of one call or of one iteration's wait. */
+    Watchdog(final Health health, final int rank, final long timeoutNanos) {
         this.health = health;
-        this.pollNanos = TimeUnit.MILLISECONDS.toNanos(pollMillis);
-        this.thread = new Thread(this::watch, name);
-        thread.setDaemon(true);
-        thread.start();
+        this.rank = rank;
+        this.timeoutNanos = timeoutNanos;
     }
 
-    /** Watches {@code what} (used in the message) until {@link #disarm()} or {@code timeoutNanos} from now. */
-    synchronized void arm(final String what, final long timeoutNanos) {
-        this.what = what;
-        this.deadline = System.nanoTime() + timeoutNanos;
-        this.armed = true;
-        generation++;
+    /** The deadline of {@code iterations} iterations in one wait: one timeout each, saturating, at least one. */
+    static long budget(final long perIterationNanos, final int iterations) {
+        final long n = Math.max(1, iterations);
+        return perIterationNanos > Long.MAX_VALUE / n ? Long.MAX_VALUE : perIterationNanos * n;
     }
 
-    /** Ends the deadline of the last {@link #arm}; the asynchronous error is still polled. */
-    synchronized void disarm() {
-        armed = false;
+    /** Whether this communicator has been aborted (it is freed: no NCCL call may use it again). */
+    boolean aborted() {
+        return aborted;
     }
 
-    /** Why the communicator was aborted, or null while it is healthy. */
-    String reason() {
-        return reason;
+    /** ncclCommAbort, at most once, on the calling (driving) thread. */
+    void abort() {
+        if (!aborted) {
+            aborted = true;
+            health.abort();
+        }
     }
 
-    /** Whether the watchdog's thread still runs (false once closed, or once it has aborted). */
-    boolean running() {
-        return thread.isAlive();
+    /**
+     * Makes one NCCL call; when it returns ncclInProgress, polls until the communicator settles. Returns
+     * ncclSuccess or the call's own error; throws (after aborting) on an asynchronous error or a passed deadline.
+     */
+    int call(final String what, final IntSupplier call) {
+        final long start = System.nanoTime();
+        final int r = call.getAsInt();
+        if (r == IN_PROGRESS) {
+            settle(what, start, 1);
+            return 0;
+        }
+        return r;
     }
 
-    private void watch() {
+    /** Polls ncclCommGetAsyncError until it is ncclSuccess, within {@code iterations} timeouts from start. */
+    void settle(final String what, final long start, final int iterations) {
+        long spins = 0;
         while (true) {
-            final String current;
-            final long due;
-            final long gen;
-            final boolean timed;
-            synchronized (this) {
-                if (closed) {
-                    return;
-                }
-                timed = armed;
-                current = armed ? what : (what == null ? "setup" : "the time after " + what);
-                due = deadline;
-                gen = generation;
+            final int code = health.asyncError();
+            if (code == 0) {
+                return;
+            }
+            if (code != IN_PROGRESS) {
+                throw failure(what, code);
+            }
+            overdue(what, start, iterations);
+            spins = pause(spins);
+        }
+    }
+
+    /**
+     * Polls {@code query} (cudaStreamQuery or cudaEventQuery) until it is cudaSuccess, watching the communicator's
+     * asynchronous error, within {@code iterations} timeouts from now. Returns 0, or the query's own CUDA error.
+     */
+    int await(final String what, final IntSupplier query, final int iterations, final int notReady) {
+        final long start = System.nanoTime();
+        long spins = 0;
+        while (true) {
+            final int r = query.getAsInt();
+            if (r != notReady) {
+                return r;
             }
             final int code = health.asyncError();
-            String why = null;
             if (code != 0 && code != IN_PROGRESS) {
-                why = "NCCL reported '" + health.errorText(code) + "' (ncclResult " + code + ") during " + current;
-            } else if (timed && System.nanoTime() - due > 0 && stillArmedFor(gen)) {
-                why = current + " did not finish before the deadline";
+                throw failure(what, code);
             }
-            if (why != null) {
-                fire(why);
-                return;
-            }
-            synchronized (this) {
-                if (closed) {
-                    return;
-                }
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(this, pollNanos);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
+            overdue(what, start, iterations);
+            spins = pause(spins);
         }
     }
 
-    /** A wait that ended just as its deadline passed must not abort the next one. */
-    private synchronized boolean stillArmedFor(final long gen) {
-        return armed && gen == generation;
+    private void overdue(final String what, final long start, final int iterations) {
+        final long elapsed = System.nanoTime() - start;
+        if (elapsed - budget(timeoutNanos, iterations) > 0) {
+            abort();
+            throw CctkException.environment(deadlineText(rank, what, iterations, elapsed, timeoutNanos));
+        }
     }
 
-    private void fire(final String why) {
-        synchronized (this) {
-            if (reason != null || closed) {
-                return;
-            }
-            reason = why;
+    private static long pause(final long spins) {
+        if (spins > 1000) {
+            LockSupport.parkNanos(POLL_NANOS);
+        } else {
+            Thread.onSpinWait();
         }
-        health.abort();
+        return spins + 1;
     }
 
-    /** Stops watching and waits (bounded) for the thread, an abort in flight included. */
-    @Override
-    public void close() {
-        synchronized (this) {
-            closed = true;
-            notifyAll();
-        }
-        if (Thread.currentThread() == thread) {
-            return;
-        }
-        try {
-            thread.join(JOIN_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    private CctkException failure(final String what, final int code) {
+        final String last = health.lastError();
+        final String text = health.errorText(code);
+        abort();
+        return CctkException.environment(errorText(rank, what, code, text, last));
+    }
+
+    /** The paragraph for an asynchronous NCCL error; a peer is blamed only when NCCL says a remote failed. */
+    static String errorText(final int rank, final String what, final int code, final String text,
+                            final String last) {
+        final String lastText = last == null || last.isBlank() ? "" : ": " + last.trim();
+        return "The nccl backend aborted rank " + rank + "'s communicator: NCCL reported '" + text + "' (ncclResult "
+                + code + ")" + lastText + " during " + what + "."
+                + (code == REMOTE_ERROR ? " A peer may have died or its network failed; see the other ranks'"
+                + " output." : " Run with nccl.debug: true and read the rank's NCCL debug file.");
+    }
+
+    /** The paragraph for a passed deadline: what was measured, and no peer blamed (NCCL reported no error). */
+    static String deadlineText(final int rank, final String what, final int iterations, final long elapsedNanos,
+                               final long perIterationNanos) {
+        final String seconds = String.format(Locale.ROOT, "%.1f", elapsedNanos / 1e9);
+        final long per = TimeUnit.NANOSECONDS.toSeconds(perIterationNanos);
+        final String measured = iterations > 1
+                ? iterations + " iterations of " + what + " had not finished after " + seconds + " s (deadline "
+                + iterations + " × " + per + " s, benchmark.timeout per iteration)"
+                : what + " had not finished after " + seconds + " s (deadline " + per + " s, benchmark.timeout)";
+        return "The nccl backend aborted rank " + rank + "'s communicator: " + measured + "; NCCL reported no"
+                + " error. A slow first run (NCCL falling back to sockets: see the transport with nccl.debug: true)"
+                + " or a hung peer would both do this; raise benchmark.timeout if the network is just slow.";
     }
 }

@@ -210,6 +210,57 @@ class NcclRealLibrariesIT {
                 .contains("extra-group-end 5");
     }
 
+    /**
+     * The non-blocking communicator (ncclCommInitRankConfig, config.blocking = 0) through the real NCCL 2.30 and
+     * cudart 13 with the R535 driver: NCCL refuses it (CUDA's error 35). cctk aborts it on the driving thread,
+     * once, and says so in one paragraph with exit-code class ENVIRONMENT; no thread of cctk's is left and the JVM
+     * lives on.
+     */
+    @Test
+    void aRefusedNonBlockingInitIsAbortedOnTheDrivingThreadInOneParagraph() throws Exception {
+        final Run r = probe(List.of(CU13.toString(), DRIVER.toString()), "init");
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).contains("unique-id 0", "abort on main", "aborts 1 aborted true", "threads []")
+                .contains("init ENVIRONMENT ncclCommInitRankConfig on rank 0 (GPU 0, world 1) failed: unhandled cuda"
+                        + " error", "(ncclResult 1)", "CUDA driver version is insufficient for CUDA runtime version",
+                        "nccl.debug: true")
+                .doesNotContain("\tat ", "SIGSEGV", "hs_err");
+        final String line = r.out().lines().filter(l -> l.startsWith("init ")).findFirst().orElseThrow();
+        assertThat(line).as("one paragraph").endsWith("debug file.");
+    }
+
+    /**
+     * NCCL_CONFIG_INITIALIZER as cctk builds it through the preset: size, magic and version set, blocking 0, and
+     * every other field undefined (INT_MIN or NULL) so NCCL picks its default. The real NCCL checks the CUDA driver
+     * before it reads the config, so whether it accepts it is shown on a GPU only (NcclNonBlockingGpuTest).
+     */
+    @Test
+    void theNonBlockingConfigIsNcclsInitializerWithBlockingZero() throws Exception {
+        final Run r = probe(List.of(CU13.toString(), DRIVER.toString()), "config");
+        assertThat(r.code()).as(r.out()).isZero();
+        final String sizeof = r.out().lines().filter(l -> l.startsWith("sizeof ")).findFirst().orElseThrow();
+        assertThat(r.out()).contains("config blocking 0\n", "config magic " + 0xcafebeef + "\n",
+                "config version 23007\n", "config size " + sizeof.substring("sizeof ".length()) + "\n",
+                "config minCTAs " + Integer.MIN_VALUE + "\n", "config netName NULL\n");
+        final List<String> fields = r.out().lines().filter(l -> l.startsWith("config ")).toList();
+        assertThat(fields).hasSizeGreaterThan(10);
+        for (final String f : fields) {
+            if (!f.matches("config (blocking|magic|version|size) .*")) {
+                assertThat(f).as("left undefined").matches("config \\w+ (" + Integer.MIN_VALUE + "|NULL)");
+            }
+        }
+    }
+
+    /** A freed (aborted) communicator is never handed to NCCL again: cctk refuses the call in one paragraph. */
+    @Test
+    void anAbortedCommunicatorIsNotCalledAgain() throws Exception {
+        final Run r = probe(List.of(CU13.toString(), DRIVER.toString()), "aborted");
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).contains("allreduce ENVIRONMENT The nccl backend cannot run all_reduce of 16 bytes on"
+                + " rank 0 (GPU 0): rank 0's communicator was aborted after an earlier failure", "aborts 1")
+                .doesNotContain("invalid argument", "comm argument is NULL");
+    }
+
     @Test
     void withoutADriverTheRunSaysSo() throws Exception {
         environmentError("no libcuda.so.1", run(List.of(CU13.toString())), "no NVIDIA driver on this node",

@@ -39,6 +39,89 @@ public final class RealLibrariesProbe {
         nccl.ncclGroupStart();
         System.out.println("raw-send " + nccl.ncclSend(p, 4, nccl.ncclFloat32, 1, none, null));
         System.out.println("raw-extra-group-end " + nccl.ncclGroupEnd());
+        final NcclCommunicator comm = nullComm(none, new int[1]);
+        final NcclBuffer b = new NcclBuffer(comm, p, 0, 64);
+        try {
+            comm.sendRecv(b, 1, b, 1, 4, cctk.comm.DType.FLOAT32);
+            System.out.println("sendrecv ok");
+        } catch (CctkException e) {
+            System.out.println("sendrecv " + e.exitCode() + " " + e.getMessage());
+        }
+        System.out.println("extra-group-end " + nccl.ncclGroupEnd());
+    }
+
+    /**
+     * NcclSetup's real communicator creation, world 1, with the real NCCL on a machine without a GPU: NCCL refuses
+     * it (at once, or through ncclCommGetAsyncError after ncclInProgress); cctk must abort it on this thread and
+     * say so in one paragraph, and the process must live on to print it.
+     */
+    private static void init() {
+        final org.bytedeco.cuda.nccl.ncclUniqueId u = new org.bytedeco.cuda.nccl.ncclUniqueId();
+        System.out.println("unique-id " + nccl.ncclGetUniqueId(u));
+        final byte[] id = new byte[UniqueIdExchange.ID_BYTES];
+        u.internal().get(id);
+        final org.bytedeco.cuda.nccl.ncclComm comm = new org.bytedeco.cuda.nccl.ncclComm();
+        final int[] aborts = new int[1];
+        final Watchdog.Health real = NcclSetup.health(comm);
+        final Watchdog.Health counted = new Watchdog.Health() {
+            @Override
+            public int asyncError() {
+                return real.asyncError();
+            }
+
+            @Override
+            public String errorText(final int code) {
+                return real.errorText(code);
+            }
+
+            @Override
+            public String lastError() {
+                return real.lastError();
+            }
+
+            @Override
+            public void abort() {
+                aborts[0]++;
+                System.out.println("abort on " + Thread.currentThread().getName());
+                real.abort();
+            }
+        };
+        final java.time.Duration timeout = java.time.Duration.ofSeconds(60);
+        final Watchdog dog = new Watchdog(counted, 0, timeout.toNanos());
+        final NcclSetup.Request r = new NcclSetup.Request(0, 1, 0, null, "", "nccl", NcclConfig.DEFAULT, timeout,
+                null);
+        try {
+            NcclSetup.init(r, id, 0, comm, dog);
+            System.out.println("init ok");
+        } catch (CctkException e) {
+            System.out.println("init " + e.exitCode() + " " + e.getMessage());
+        }
+        System.out.println("aborts " + aborts[0] + " aborted " + dog.aborted());
+        System.out.println("threads " + Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(n -> n.startsWith("cctk-")).sorted().toList());
+    }
+
+    /** Every field of cctk's ncclConfig_t as the preset reads it back: "config NAME VALUE" a line. */
+    private static void config() {
+        try (org.bytedeco.cuda.nccl.ncclConfig_t c = CommConfig.nonBlocking()) {
+            for (final java.lang.reflect.Method m : c.getClass().getDeclaredMethods()) {
+                if (m.getParameterCount() == 0 && java.lang.reflect.Modifier.isNative(m.getModifiers())
+                        && java.lang.reflect.Modifier.isPublic(m.getModifiers())) {
+                    try {
+                        final Object v = m.invoke(c);
+                        System.out.println("config " + m.getName() + " " + (v == null
+                                || v instanceof org.bytedeco.javacpp.Pointer p && p.isNull() ? "NULL" : v));
+                    } catch (ReflectiveOperationException e) {
+                        System.out.println("config " + m.getName() + " unreadable " + e);
+                    }
+                }
+            }
+            System.out.println("sizeof " + org.bytedeco.javacpp.Pointer.sizeof(c.getClass()));
+        }
+    }
+
+    /** A communicator on a null handle (NCCL refuses it: no GPU needed); {@code aborts[0]} counts its aborts. */
+    private static NcclCommunicator nullComm(final org.bytedeco.cuda.nccl.ncclComm none, final int[] aborts) {
         final Watchdog.Health quiet = new Watchdog.Health() {
             @Override
             public int asyncError() {
@@ -52,20 +135,28 @@ public final class RealLibrariesProbe {
 
             @Override
             public void abort() {
-                // nothing to abort: the communicator is a null handle
+                aborts[0]++;
             }
         };
-        final NcclCommunicator comm = new NcclCommunicator(new NcclSetup.Opened(0, 2, "nccl", 0, none,
-                new org.bytedeco.cuda.cudart.CUstream_st(), new Watchdog(quiet, 100, "probe-watchdog")),
-                NcclConfig.DEFAULT, java.util.concurrent.TimeUnit.SECONDS.toNanos(30));
-        final NcclBuffer b = new NcclBuffer(comm, p, 0, 64);
+        return new NcclCommunicator(new NcclSetup.Opened(0, 2, "nccl", 0, none,
+                new org.bytedeco.cuda.cudart.CUstream_st(), new Watchdog(quiet, 0,
+                java.util.concurrent.TimeUnit.SECONDS.toNanos(30))), NcclConfig.DEFAULT);
+    }
+
+    /** After an abort the communicator is freed: cctk refuses the next call itself, and close() aborts no more. */
+    private static void aborted() {
+        final int[] aborts = new int[1];
+        final NcclCommunicator comm = nullComm(new org.bytedeco.cuda.nccl.ncclComm(), aborts);
+        final NcclBuffer b = new NcclBuffer(comm, new org.bytedeco.javacpp.Pointer(), 0, 64);
+        comm.watchdogForTests().abort();
         try {
-            comm.sendRecv(b, 1, b, 1, 4, cctk.comm.DType.FLOAT32);
-            System.out.println("sendrecv ok");
+            comm.allReduce(b, b, 4, cctk.comm.DType.FLOAT32, cctk.comm.ReduceOp.SUM);
+            System.out.println("allreduce ok");
         } catch (CctkException e) {
-            System.out.println("sendrecv " + e.exitCode() + " " + e.getMessage());
+            System.out.println("allreduce " + e.exitCode() + " " + e.getMessage());
         }
-        System.out.println("extra-group-end " + nccl.ncclGroupEnd());
+        comm.close();
+        System.out.println("aborts " + aborts[0]);
     }
 
     private static void run(final String[] args) {
@@ -104,6 +195,9 @@ public final class RealLibrariesProbe {
                 }
             }
             case "group" -> group();
+            case "init" -> init();
+            case "config" -> config();
+            case "aborted" -> aborted();
             case "has" -> System.out.println("has " + args[1] + " " + NcclLibraries.has(args[1]));
             case "devices" -> {
                 final int r = cudart.cudaGetDeviceCount(v);

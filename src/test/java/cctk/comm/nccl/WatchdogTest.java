@@ -1,25 +1,37 @@
 package cctk.comm.nccl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.concurrent.CountDownLatch;
+import cctk.CctkException;
+import cctk.ExitCode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The watchdog against a fake communicator: aborts on an async error or a passed deadline, never when idle. */
+/**
+ * The watchdog against a fake communicator: only the driving thread ever calls it (NCCL forbids concurrent calls
+ * on one communicator, and ncclCommAbort frees it), it aborts once on an async error or a passed deadline, and
+ * the deadline of a wait is one timeout per iteration the wait covers.
+ */
 @Timeout(30)
 class WatchdogTest {
+
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final int NOT_READY = 600;
 
     static class FakeComm implements Watchdog.Health {
         volatile int error;
         final AtomicInteger polls = new AtomicInteger();
         final AtomicInteger aborts = new AtomicInteger();
+        final List<Thread> callers = new ArrayList<>();
 
         @Override
-        public int asyncError() {
+        public synchronized int asyncError() {
+            callers.add(Thread.currentThread());
             polls.incrementAndGet();
             return error;
         }
@@ -30,122 +42,126 @@ class WatchdogTest {
         }
 
         @Override
-        public void abort() {
+        public synchronized void abort() {
+            callers.add(Thread.currentThread());
             aborts.incrementAndGet();
         }
-    }
 
-    private static void waitFor(final Watchdog w) throws InterruptedException {
-        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (w.reason() == null && System.nanoTime() < end) {
-            Thread.sleep(5);
+        /** Every NCCL call the watchdog made came from {@code t}. */
+        synchronized boolean onlyFrom(final Thread t) {
+            return callers.stream().allMatch(c -> c == t);
         }
     }
 
+    /** The fix of issue #24 item 1: the abort happens on the driving thread, never beside it. */
     @Test
-    void anAsyncErrorAbortsAndNamesTheOperation() throws Exception {
+    void anAsyncErrorIsSeenAndAbortedOnTheDrivingThreadOnly() throws Exception {
         final FakeComm c = new FakeComm();
-        try (Watchdog w = new Watchdog(c, 5, "t")) {
-            w.arm("all_reduce of 1048576 bytes on rank 3 (GPU 2)", TimeUnit.SECONDS.toNanos(60));
-            c.error = 7; // in progress is not an error
-            awaitPolls(c, 5);
-            assertThat(w.reason()).isNull();
-            c.error = 6;
-            waitFor(w);
-            assertThat(w.reason()).contains("remote process exited", "ncclResult 6",
-                    "all_reduce of 1048576 bytes on rank 3 (GPU 2)");
-            // the watchdog stops once it has aborted: with its thread gone, one abort is all there can be
-            final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (w.running() && System.nanoTime() < end) {
-                Thread.sleep(2);
+        final Watchdog w = new Watchdog(c, 3, 60 * SECOND);
+        final int[] queries = new int[1];
+        assertThatThrownBy(() -> w.await("all_reduce of 1048576 bytes on rank 3 (GPU 2)", () -> {
+            if (++queries[0] == 50) {
+                c.error = 6;
             }
-            assertThat(w.running()).isFalse();
-            assertThat(c.aborts.get()).isEqualTo(1);
-        }
+            return NOT_READY;
+        }, 1, NOT_READY)).isInstanceOfSatisfying(CctkException.class, e -> {
+            assertThat(e.exitCode()).isEqualTo(ExitCode.ENVIRONMENT);
+            assertThat(e.getMessage()).contains("rank 3", "remote process exited", "ncclResult 6",
+                    "all_reduce of 1048576 bytes on rank 3 (GPU 2)", "A peer may have died").doesNotContain("\n");
+        });
+        Thread.sleep(50); // a background thread, were there one, would have polled by now
+        assertThat(c.aborts.get()).isEqualTo(1);
+        assertThat(c.onlyFrom(Thread.currentThread())).as("an NCCL call came from another thread").isTrue();
+        assertThat(w.aborted()).isTrue();
+        w.abort();
+        assertThat(c.aborts.get()).as("ncclCommAbort frees the communicator: once only").isEqualTo(1);
     }
 
     @Test
-    void aPassedDeadlineAborts() throws Exception {
+    void inProgressIsPolledUntilItSettles() {
         final FakeComm c = new FakeComm();
-        try (Watchdog w = new Watchdog(c, 5, "t")) {
-            w.arm("broadcast of 64 bytes on rank 1 (GPU 0)", TimeUnit.MILLISECONDS.toNanos(100));
-            waitFor(w);
-            assertThat(w.reason()).isEqualTo("broadcast of 64 bytes on rank 1 (GPU 0) did not finish before the"
-                    + " deadline");
-            assertThat(c.aborts.get()).isEqualTo(1);
-        }
-    }
-
-    private static void awaitPolls(final FakeComm c, final int more) throws InterruptedException {
-        final int target = c.polls.get() + more;
-        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (c.polls.get() < target && System.nanoTime() < end) {
-            Thread.sleep(2);
-        }
-        assertThat(c.polls.get()).isGreaterThanOrEqualTo(target);
-    }
-
-    @Test
-    void disarmedItKeepsNoDeadline() throws Exception {
-        final FakeComm c = new FakeComm();
-        try (Watchdog w = new Watchdog(c, 5, "t")) {
-            w.arm("reduce", TimeUnit.MILLISECONDS.toNanos(1));
-            w.disarm();
-            awaitPolls(c, 20); // 20 polls, each well past the 1 ms deadline
-            assertThat(w.reason()).isNull();
-            assertThat(c.aborts.get()).isZero();
-        }
-    }
-
-    /** A peer dying while NCCL connects lazily inside a launch: nothing is armed, the error must still abort. */
-    @Test
-    void anAsyncErrorBetweenWaitsStillAborts() throws Exception {
-        final FakeComm c = new FakeComm();
-        try (Watchdog w = new Watchdog(c, 5, "t")) {
-            w.arm("all_gather of 64 bytes on rank 0 (GPU 0)", TimeUnit.SECONDS.toNanos(60));
-            w.disarm();
-            c.error = 6;
-            waitFor(w);
-            assertThat(w.reason()).contains("remote process exited", "after all_gather of 64 bytes");
-            assertThat(c.aborts.get()).isEqualTo(1);
-        }
-    }
-
-    /** close() must not return while an abort is in flight: ncclCommDestroy would overlap it. */
-    @Test
-    void closeWaitsForAnAbortInFlight() throws Exception {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-        final AtomicBoolean abortDone = new AtomicBoolean();
-        final FakeComm c = new FakeComm() {
-            @Override
-            public void abort() {
-                entered.countDown();
+        c.error = Watchdog.IN_PROGRESS;
+        final Watchdog w = new Watchdog(c, 0, 60 * SECOND);
+        final int r = w.call("ncclGroupEnd", () -> {
+            new Thread(() -> {
                 try {
-                    release.await(10, TimeUnit.SECONDS);
+                    Thread.sleep(20);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-                abortDone.set(true);
-            }
-        };
-        final Watchdog w = new Watchdog(c, 5, "t");
-        c.error = 6;
-        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
-        final AtomicBoolean doneWhenClosed = new AtomicBoolean();
-        final Thread closer = new Thread(() -> {
-            w.close();
-            doneWhenClosed.set(abortDone.get());
+                c.error = 0;
+            }).start();
+            return Watchdog.IN_PROGRESS;
         });
-        closer.start();
-        final long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (closer.getState() != Thread.State.TIMED_WAITING && closer.getState() != Thread.State.TERMINATED
-                && System.nanoTime() < end) {
-            Thread.onSpinWait();
-        }
-        release.countDown();
-        closer.join(10_000);
-        assertThat(doneWhenClosed.get()).as("close() returned before the abort had").isTrue();
-        assertThat(w.running()).isFalse();
+        assertThat(r).isZero();
+        assertThat(c.polls.get()).isGreaterThan(1);
+        assertThat(c.aborts.get()).isZero();
+    }
+
+    @Test
+    void aCallsOwnErrorIsReturnedNotPolled() {
+        final FakeComm c = new FakeComm();
+        final Watchdog w = new Watchdog(c, 0, SECOND);
+        assertThat(w.call("ncclSend", () -> 4)).isEqualTo(4);
+        assertThat(c.polls.get()).isZero();
+        assertThat(c.aborts.get()).isZero();
+    }
+
+    @Test
+    void anErrorThatIsNotRemoteBlamesNoPeer() {
+        final FakeComm c = new FakeComm();
+        c.error = 1;
+        final Watchdog w = new Watchdog(c, 0, SECOND);
+        assertThatThrownBy(() -> w.call("ncclCommInitRankConfig on rank 0 (GPU 0, world 1)",
+                () -> Watchdog.IN_PROGRESS)).hasMessageContaining("'error 1' (ncclResult 1)")
+                .hasMessageNotContaining("peer").hasMessageContaining("nccl.debug: true");
+        assertThat(c.aborts.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aPassedDeadlineAbortsAndSaysWhatWasMeasured() {
+        final FakeComm c = new FakeComm();
+        final Watchdog w = new Watchdog(c, 1, TimeUnit.MILLISECONDS.toNanos(20));
+        assertThatThrownBy(() -> w.await("broadcast of 64 bytes on rank 1 (GPU 0)", () -> NOT_READY, 5, NOT_READY))
+                .isInstanceOfSatisfying(CctkException.class, e -> {
+                    assertThat(e.exitCode()).isEqualTo(ExitCode.ENVIRONMENT);
+                    assertThat(e.getMessage()).contains("rank 1", "5 iterations of broadcast of 64 bytes",
+                            "had not finished after", "benchmark.timeout per iteration", "NCCL reported no error")
+                            .doesNotContain("peer may have died");
+                });
+        assertThat(c.aborts.get()).isEqualTo(1);
+    }
+
+    /** Issue #24 item 6: N pipelined iterations get N timeouts, not one. */
+    @Test
+    void aWaitForNIterationsGetsNTimeouts() {
+        final FakeComm c = new FakeComm();
+        final long per = TimeUnit.MILLISECONDS.toNanos(40);
+        final Watchdog w = new Watchdog(c, 0, per);
+        final long start = System.nanoTime();
+        // healthy but slow: 10 iterations taking 3 timeouts in all must not be aborted
+        final int r = w.await("all_reduce", () -> System.nanoTime() - start > 3 * per ? 0 : NOT_READY, 10,
+                NOT_READY);
+        assertThat(r).isZero();
+        assertThat(c.aborts.get()).isZero();
+    }
+
+    @Test
+    void theBudgetScalesWithIterationsAndSaturates() {
+        assertThat(Watchdog.budget(30 * SECOND, 1)).isEqualTo(30 * SECOND);
+        assertThat(Watchdog.budget(30 * SECOND, 100)).isEqualTo(3000 * SECOND);
+        assertThat(Watchdog.budget(30 * SECOND, 0)).as("at least one iteration").isEqualTo(30 * SECOND);
+        assertThat(Watchdog.budget(Long.MAX_VALUE / 2, 3)).isEqualTo(Long.MAX_VALUE);
+        assertThat(Watchdog.budget(Long.MAX_VALUE, Integer.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void theDeadlineTextNamesIterationsAndTimeSoFar() {
+        assertThat(Watchdog.deadlineText(2, "all_gather of 8 bytes on rank 2 (GPU 1)", 20, 615_400_000_000L,
+                30 * SECOND)).startsWith("The nccl backend aborted rank 2's communicator: 20 iterations of"
+                + " all_gather of 8 bytes on rank 2 (GPU 1) had not finished after 615.4 s (deadline 20 × 30 s,"
+                + " benchmark.timeout per iteration); NCCL reported no error.");
+        assertThat(Watchdog.deadlineText(0, "close", 1, 31 * SECOND, 30 * SECOND))
+                .contains("close had not finished after 31.0 s (deadline 30 s, benchmark.timeout)");
     }
 }
