@@ -66,7 +66,10 @@ class CliInputsAdversarialTest {
                 benchmark: {sizes: [1e300], iters: -1, warmup: .nan, timeout: 1e400, tasks: [0]}
                 """);
         final String job = "job: {name: %s}\nresources: {nodes: 1, tasks_per_node: 2}\n";
-        Files.writeString(dir.resolve("plain.yaml"), job.formatted("plain"));
+        // a jar where the script will look, so that render and submit get past their check on a fresh clone
+        Files.writeString(dir.resolve("cctk.jar"), "not a jar: render and submit only check it exists");
+        Files.writeString(dir.resolve("plain.yaml"), job.formatted("plain") + "cluster: {jar: \"" + dir.resolve(
+                "cctk.jar") + "\"}\n");
         Files.writeString(dir.resolve("dotdot.yaml"), job.formatted("\"..\""));
         Files.writeString(dir.resolve("secret.yaml"), job.formatted("secret") + "env: {CCTK_SECRET: x}\n");
         Files.writeString(dir.resolve("dupsizes.yaml"), job.formatted("dup")
