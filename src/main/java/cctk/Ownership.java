@@ -62,9 +62,35 @@ public final class Ownership {
         return Me.UID;
     }
 
-    /** The user id of this process, read once. */
+    /**
+     * The user id of this process, read once: the effective uid of /proc/self/status, else the owner of a file this
+     * process creates; -1 when neither can be read. java.base only: a jlinked or {@code --limit-modules} runtime has
+     * no jdk.security.auth (whose UnixSystem once stopped {@code cctk run} there).
+     */
     private static final class Me {
-        static final long UID = new com.sun.security.auth.module.UnixSystem().getUid();
+        static final long UID = read();
+
+        private static long read() {
+            try {
+                for (final String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                    if (line.startsWith("Uid:")) {
+                        return Long.parseLong(line.substring(4).trim().split("\\s+")[1]);
+                    }
+                }
+            } catch (final IOException | RuntimeException e) {
+                // no /proc: ask the file system below
+            }
+            try {
+                final Path probe = Files.createTempFile("cctk-uid", null);
+                try {
+                    return ((Number) Files.getAttribute(probe, "unix:uid")).longValue();
+                } finally {
+                    Files.deleteIfExists(probe);
+                }
+            } catch (final IOException | RuntimeException e) {
+                return -1;
+            }
+        }
     }
 
     /**

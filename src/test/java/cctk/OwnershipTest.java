@@ -27,6 +27,13 @@ class OwnershipTest {
     }
 
     @Test
+    void meIsTheEffectiveUidOfThisProcessReadWithJavaBaseOnly() throws IOException {
+        // /proc/self belongs to the process's effective uid
+        assertThat(Ownership.me()).isEqualTo(((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid"))
+                .longValue());
+    }
+
+    @Test
     void aDirectoryOnTheWayThatOthersMayWriteIsRefused() throws IOException {
         final Path open = Strangers.mode(Files.createDirectory(tmp.resolve("open")), 0777);
         final Path mine = Files.createDirectory(open.resolve("mine"));
