@@ -44,14 +44,4 @@ public final class Handshaking<T> {
         order.add(connection);
         return oldest;
     }
-
-    /** Forgets every connection (the acceptor closed them). */
-    public void clear() {
-        order.clear();
-    }
-
-    /** The cap this admission keeps. */
-    public int cap() {
-        return cap;
-    }
 }
