@@ -45,17 +45,22 @@ final class Collector {
     /** Reads where every rank is, publishes each node's entry and the node names; says what will run. */
     static Collector plan(final Store store, final int world, final Settings settings, final PrintWriter out) {
         final List<String> hosts = new ArrayList<>(world);
+        final List<String> kernels = new ArrayList<>(world);
         for (int r = 0; r < world; r++) {
-            hosts.add(Keys.take(store, Keys.who(r)));
+            final String[] who = Keys.take(store, Keys.who(r)).split("\n", 2);
+            hosts.add(who[0]);
+            kernels.add(who.length > 1 && !who[1].isEmpty() ? who[1] : who[0]);
         }
-        final NodeLayout layout = NodeLayout.of(hosts);
+        final NodeLayout layout = NodeLayout.of(hosts, kernels);
         for (int i = 0; i < layout.nodes(); i++) {
             Keys.put(store, Keys.plan(layout.names().get(i)), layout.entry(i));
         }
         Keys.put(store, Keys.names(), String.join("\n", layout.names()));
         final Tournament t = new Tournament(layout.nodes());
         out.println("cctk diagnose: " + layout.nodes() + " node(s), " + world + " rank(s); per node: all-reduce"
-                + " among each node's ranks, at the start and at the end; pairs: " + t.rounds() + " round(s) of "
+                + " among each node's ranks, at the start and at the end" + (layout.turns() == 1 ? ""
+                : ", in " + layout.turns() + " turns (nodes that run on one kernel share its cores)") + "; pairs: "
+                + t.rounds() + " round(s) of "
                 + t.pairsPerRound() + " pair(s) on " + String.join(", ", settings.modes()) + " (sendrecv,"
                 + " all_reduce); message " + cctk.results.Numbers.size(settings.diagnose().bytes()) + ", threshold "
                 + settings.diagnose().threshold() + " x the peers' median"

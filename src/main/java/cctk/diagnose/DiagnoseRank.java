@@ -9,15 +9,19 @@ import cctk.rank.RankIdentity;
 import cctk.rank.Rendezvous;
 import cctk.spec.JobSpec;
 import cctk.spec.SpecParser;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * What every rank of a diagnosing job runs ({@code cctk rank --spec} on a spec with a {@code diagnose:} section),
- * in one Slurm step. Every rank says which node it is on and rank 0 plans ({@link NodeLayout}). Per node: the node's
- * ranks alone, all nodes at once, measure an all-reduce ({@link NodePhase}); the leader keeps the node's figure
+ * in one Slurm step. Every rank says which node and kernel it is on and rank 0 plans ({@link NodeLayout}). Per
+ * node: the node's ranks alone, all nodes at once (nodes on one kernel in turns), measure an all-reduce
+ * ({@link NodePhase}); the leader keeps the node's figure
  * and each rank's arrival skew. Then the node leaders play the tournament ({@link Pairs}) while the other ranks
  * wait for them, hand their figures to rank 0, run the repeats rank 0 asks for; then every node measures its
  * ranks a second time, all at once, and rank 0 judges and writes the files ({@link Collector}). Exit code: 1 when
@@ -25,6 +29,8 @@ import java.util.List;
  * <b>Note:</b> one call per process.
  */
 public final class DiagnoseRank {
+
+    private static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
 
     private final Environment env;
     private final PrintWriter out;
@@ -62,20 +68,20 @@ public final class DiagnoseRank {
     ExitCode run(final Settings settings, final int rank, final int world, final String host, final Store store,
                  final GroupLinks links) {
         final long start = System.nanoTime();
-        Keys.put(store, Keys.who(rank), host);
+        Keys.put(store, Keys.who(rank), host + "\n" + kernel());
         final Collector collector = rank == 0 ? Collector.plan(store, world, settings, out) : null;
         final NodeLayout.Place me = NodeLayout.place(Keys.take(store, Keys.plan(host)), rank);
         store.barrier(Keys.PREFIX + "ready");
         try (NodePhase node = NodePhase.open(settings, me, host, links,
                 settings.longestPairPhase(me.nodes(), links.deadline()))) {
-            final String first = node.pass(0);
+            final String first = node.pass(0, store);
             if (me.leader()) {
                 Keys.put(store, Keys.nodeResults(me.node(), 0), first);
             }
             store.barrier(Keys.PREFIX + "nodes-done");
             if (!me.leader()) {
                 node.meet();
-                node.pass(1);
+                node.pass(1, store);
                 return ExitCode.OK;
             }
             final List<String> names = List.of(Keys.take(store, Keys.names()).split("\n"));
@@ -90,9 +96,18 @@ public final class DiagnoseRank {
                 Keys.take(store, Keys.secondPass());
             }
             node.meet();
-            Keys.put(store, Keys.nodeResults(me.node(), 1), node.pass(1));
+            Keys.put(store, Keys.nodeResults(me.node(), 1), node.pass(1, store));
         }
         return collector == null ? ExitCode.OK : collector.verdict((System.nanoTime() - start) / 1e9);
+    }
+
+    /** This kernel's boot id (one per booted machine, shared by its network namespaces and containers), or "". */
+    static String kernel() {
+        try {
+            return Files.readString(BOOT_ID, StandardCharsets.US_ASCII).strip();
+        } catch (final IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     private void note(final String line) {

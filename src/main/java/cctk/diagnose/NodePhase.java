@@ -3,6 +3,7 @@ package cctk.diagnose;
 import cctk.CctkException;
 import cctk.coll.AllReduce;
 import cctk.comm.Communicator;
+import cctk.comm.Store;
 import cctk.diagnose.verdict.ArrivalSkew;
 import cctk.diagnose.verdict.RankSkew;
 import java.time.Duration;
@@ -12,7 +13,8 @@ import java.util.List;
 /**
  * The ranks of one node among themselves: one communicator for the whole diagnosis, two passes of an all-reduce (after
  * untimed rounds until no rank's JIT compiles any more, at most 10 s), the first at the start and the second at the
- * end, so that the repeat is measured at another time than the first look. Between them the node's other ranks wait
+ * end, so that the repeat is measured at another time than the first look; nodes on one kernel measure in turns
+ * ({@link NodeLayout}), so that they do not take each other's cores. Between them the node's other ranks wait
  * for their leader in a barrier of this communicator, whose deadline covers the longest pairwise phase the settings
  * allow. On the leader each pass gives lines {@code intra <pass> <node> <busbw>} and {@code rank <pass> <rank> <node>
  * <iters> <last> <lateUs> <iterUs>}.
@@ -52,8 +54,24 @@ final class NodePhase implements AutoCloseable {
         }
     }
 
-    /** One pass; its lines on the leader, "" elsewhere. */
-    String pass(final int pass) {
+    /**
+     * One pass, every rank of the job at once: on a real cluster every node measures at once; nodes that share a
+     * kernel measure in turns, between barriers of the job's {@code store}. Its lines on the leader, "" elsewhere.
+     */
+    String pass(final int pass, final Store store) {
+        String lines = "";
+        for (int t = 0; t < me.turns(); t++) {
+            if (me.turns() > 1) {
+                store.barrier(Keys.PREFIX + "turn/" + pass + "/" + t);
+            }
+            if (t == me.turn()) {
+                lines = measure(pass);
+            }
+        }
+        return lines;
+    }
+
+    private String measure(final int pass) {
         if (comm == null) {
             return "";
         }

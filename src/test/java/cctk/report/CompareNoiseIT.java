@@ -19,10 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code cctk compare} on real runs made by the jar ({@code java -jar target/cctk.jar run}), interleaved so that a
  * busy machine weighs on both sides alike. Three runs of one spec against three more of the same give no verdict of
  * change and exit 0, and no single pair of them calls a cell changed either (single runs are judged conservatively).
- * Three runs on one core ({@code taskset -c 0}) against the three base runs are a regression (exit 1). A run whose
- * ranks have far fewer resources, one core and a JVM without its JIT compiler ({@code -Xint}: about 100 times slower
- * here), is flagged REGRESSED. A run with one core and the tcp backend's slow knobs (yielding instead of spinning,
- * 4 KiB socket buffers and reduce reads) is compared and printed for the record.
+ * Runs whose ranks have far fewer resources, one core and a JVM without its JIT compiler ({@code -Xint}: about 100
+ * times slower here), are a regression with its cells named, one such run alone and three against the three base
+ * runs. A run with one core and the tcp backend's slow knobs (yielding instead of spinning, 4 KiB socket buffers and
+ * reduce reads) is compared and printed for the record. Whether a milder slowdown (the same ranks on one core, about
+ * 0.4-0.8x here) is found is a question of this machine's noise, so it is measured by bench/compare-reruns.sh and
+ * not asserted here: under a loaded CI one such run read 1.74x faster than the base at 64 KiB.
  */
 @Tag("slow")
 @Timeout(480)
@@ -96,21 +98,20 @@ class CompareNoiseIT {
     }
 
     @Test
-    void repeatsOfOneSpecAreWithinNoiseAndRunsWithFewerResourcesAreARegression() throws Exception {
+    void repeatsOfOneSpecAreWithinNoiseAndRunsWithFarFewerResourcesAreARegression() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/taskset")), "taskset (util-linux) is needed");
         final String sizes = "[64KiB, 256KiB, 1MiB]";
         run("base1", null, sizes);
         run("same1", null, sizes);
-        run("core1", "", sizes);
+        run("nojit1", "-Xint", "[64KiB, 256KiB]");
         run("knobs1", KNOBS, sizes);
         run("base2", null, sizes);
         run("same2", null, sizes);
-        run("core2", "", sizes);
-        run("nojit1", "-Xint", "[64KiB, 256KiB]");
+        run("nojit2", "-Xint", "[64KiB, 256KiB]");
         run("base3", null, sizes);
         run("same3", null, sizes);
-        run("core3", "", sizes);
-        for (final String side : List.of("base", "same", "core")) {
+        run("nojit3", "-Xint", "[64KiB, 256KiB]");
+        for (final String side : List.of("base", "same", "nojit")) {
             for (int i = 1; i <= 3; i++) {
                 copy(dir.resolve(side + i), dir.resolve(side));
             }
@@ -127,11 +128,13 @@ class CompareNoiseIT {
         final Ran same = compare("base", "same");
         assertThat(same.out()).contains("3 compared", "0 regressed, 0 improved", "repeats: up to 3 runs of BASE and 3");
         assertThat(same.code()).isZero();
-        final Ran core = compare("base", "core");
-        assertThat(core.out()).containsPattern("[1-9] regressed|the whole run regressed");
-        assertThat(core.code()).isEqualTo(1);
         final Ran slow = compare("base", "nojit1");
-        assertThat(slow.out()).contains("2 compared", "2 regressed, 0 improved", "3 only in BASE");
+        assertThat(slow.out()).contains("2 compared", "2 regressed, 0 improved", "3 only in BASE", "conservative");
         assertThat(slow.code()).isEqualTo(1);
+        final Ran slows = compare("base", "nojit");
+        assertThat(slows.out()).contains("2 compared", "2 regressed, 0 improved", "repeats: up to 3 runs of BASE and 3")
+            .containsPattern("(?m)^all_reduce .* 64 KiB .* REGRESSED$")
+            .containsPattern("(?m)^all_reduce .* 256 KiB .* REGRESSED$");
+        assertThat(slows.code()).isEqualTo(1);
     }
 }
