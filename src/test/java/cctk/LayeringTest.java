@@ -55,7 +55,7 @@ class LayeringTest {
             .whereLayer("report").mayOnlyAccessLayers("results", "base")
             .whereLayer("demo").mayOnlyAccessLayers("comm", "results", "base")
             .whereLayer("diagnose").mayOnlyAccessLayers("render", "slurm", "rank", "spec", "coll", "tcp", "comm",
-                "verdict", "results", "base")
+                "verdict", "report", "results", "base")
             .whereLayer("rank").mayOnlyAccessLayers("bench", "spec", "coll", "tcp", "nccl", "comm", "results", "base")
             .whereLayer("bench").mayOnlyAccessLayers("spec", "coll", "comm", "results", "base")
             .whereLayer("spec").mayOnlyAccessLayers("coll", "nccl", "comm", "results", "base")

@@ -1,6 +1,7 @@
 package cctk.diagnose;
 
 import cctk.ExitCode;
+import cctk.IoErrors;
 import cctk.comm.Store;
 import cctk.diagnose.verdict.DiagnosisFiles;
 import cctk.diagnose.verdict.Figures;
@@ -11,6 +12,9 @@ import cctk.diagnose.verdict.RecheckRounds;
 import cctk.diagnose.verdict.Suspect;
 import cctk.diagnose.verdict.Tournament;
 import cctk.diagnose.verdict.VerdictText;
+import cctk.report.DiagnosisPage;
+import cctk.report.DiagnosisRecord;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -110,8 +114,33 @@ final class Collector {
         final List<Path> files = DiagnosisFiles.write(settings.outputDir(), header, figures, findings, verdict);
         VerdictText.lines(header, figures, findings, verdict).forEach(out::println);
         out.println("cctk diagnose: wrote " + String.join(", ", files.stream().map(Path::toString).toList()));
+        out.println(page(files.get(files.size() - 1)));
         out.flush();
         return verdict.stream().anyMatch(Suspect::confirmed) ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    /**
+     * The diagnosis's page (heat maps per mode, the nodes' bars, the verdict) beside its record {@code json}, in the
+     * directory named after it: what was written, or why not (the verdict stands either way).
+     */
+    static String page(final Path json) {
+        final String name = json.getFileName().toString();
+        final Path dir = json.resolveSibling(name.substring(0, name.length() - ".json".length()));
+        try {
+            return "cctk diagnose: page " + DiagnosisPage.write(DiagnosisRecord.read(json), dir).get(0);
+        } catch (final IOException | RuntimeException | LinkageError e) {
+            return noPage(dir, json, e);
+        } catch (final Error e) { // AWT's "no fonts" on a bare compute node; a JVM in trouble is not ours to hide
+            if (e instanceof VirtualMachineError && !(e instanceof InternalError)) {
+                throw e;
+            }
+            return noPage(dir, json, e);
+        }
+    }
+
+    private static String noPage(final Path dir, final Path json, final Throwable e) {
+        return "cctk diagnose: no page was written in " + dir + " (" + IoErrors.why(e) + "); the verdict stands, and"
+                + " 'cctk report " + json + "' makes the page from the record.";
     }
 
     /** Reads result lines of any phase into the figures. */

@@ -83,7 +83,10 @@ public final class DiagnoseJob {
             out.flush();
         }).follow(sub.jobId());
         manifest.withEnd(end, Instant.now()).write(script.getParent());
-        out.println(end.describe());
+        if ("1:0".equals(end.exitCode())) {
+            out.println("job " + end.jobId() + ": exit code 1 is how a diagnosing job says it named a suspect;"
+                    + " Slurm calls that FAILED. The verdict:");
+        }
         return verdict(outputDir, now.minusSeconds(2), end, out);
     }
 
@@ -105,7 +108,12 @@ public final class DiagnoseJob {
                     out.println(Printable.of(line));
                 }
             }
+            final String stem = json.getFileName().toString().replaceFirst("\\.json$", "");
+            final Path page = json.resolveSibling(stem).resolve("diagnosis.html");
             out.println("cctk diagnose: verdict in " + json);
+            if (Files.isRegularFile(page)) {
+                out.println("cctk diagnose: page " + page);
+            }
             out.flush();
             return "SUSPECT".equals(m.get("status")) ? ExitCode.FAILED
                     : end.state().success() ? ExitCode.OK : ExitCode.FAILED;

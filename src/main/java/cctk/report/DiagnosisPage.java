@@ -64,29 +64,43 @@ public final class DiagnosisPage {
         return out;
     }
 
-    private static HeatMapChart heatMap(final DiagnosisRecord r, final String mode, final double[][] grid,
-                                        final int n) {
+    /**
+     * A mode's heat map. Its colours are relative to the mode's healthy median (the median of every pair), not to
+     * the run's own minimum and maximum: the median is the middle colour (white), 0 deep red, twice the median deep
+     * blue; so a clean cluster is pale everywhere and only a pair well below its peers shows red.
+     */
+    static HeatMapChart heatMap(final DiagnosisRecord r, final String mode, final double[][] grid, final int n) {
         final HeatMapChart chart = new HeatMapChartBuilder().width(SIZE).height(SIZE)
-                .title("pairs on " + mode + ": send/recv busbw (GB/s)").xAxisTitle("node").yAxisTitle("node").build();
+                .title("pairs on " + mode + ": send/recv busbw (GB/s), white at the median").xAxisTitle("node")
+                .yAxisTitle("node").build();
         final List<Number[]> cells = new ArrayList<>();
-        double lo = Double.POSITIVE_INFINITY;
-        double hi = 0;
+        final double[] values = new double[n * n];
+        int k = 0;
         for (int a = 0; a < n; a++) {
             for (int b = 0; b < n; b++) {
                 if (Double.isFinite(grid[a][b])) {
                     cells.add(new Number[] {a, b, Numbers.significant(grid[a][b])});
-                    lo = Math.min(lo, grid[a][b]);
-                    hi = Math.max(hi, grid[a][b]);
+                    values[k++] = grid[a][b];
                 }
             }
         }
         chart.getStyler().setRangeColors(HEAT).setShowValue(n <= 16).setLegendVisible(true);
         chart.getStyler().setHeatMapValueDecimalPattern("#0.000");
-        if (hi > 0) {
-            chart.getStyler().setMin(Math.max(0, lo)).setMax(hi);
+        final double median = median(values, k);
+        if (median > 0) {
+            chart.getStyler().setMin(0).setMax(2 * median);
         }
         chart.addSeries("busbw", r.nodes().subList(0, n), r.nodes().subList(0, n), cells);
         return chart;
+    }
+
+    private static double median(final double[] values, final int count) {
+        if (count == 0) {
+            return Double.NaN;
+        }
+        final double[] v = java.util.Arrays.copyOf(values, count);
+        java.util.Arrays.sort(v);
+        return count % 2 == 1 ? v[count / 2] : (v[count / 2 - 1] + v[count / 2]) / 2;
     }
 
     private static CategoryChart bars(final DiagnosisRecord r, final int n) {

@@ -101,9 +101,16 @@ class DiagnoseRankTest {
                 .allSatisfy(l -> assertThat(l.split(",", -1)[2]).as("a node of one rank").isEmpty());
         assertThat(Files.readAllLines(only("_ranks.csv"))).hasSize(1 + 8 * 2);
         for (final Path p : Files.list(dir).toList()) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p))).isEqualTo("rw-------");
+            if (Files.isDirectory(p)) { // the page, written by the diagnosis beside its record
+                assertThat(p.resolve("diagnosis.html")).isRegularFile();
+                assertThat(json.getFileName().toString()).isEqualTo(p.getFileName() + ".json");
+                assertThat(text.toString()).contains("cctk diagnose: page " + p.resolve("diagnosis.html"));
+            }
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(p)))
+                    .isEqualTo(Files.isDirectory(p) ? "rwx------" : "rw-------");
             assertThat(p.getFileName().toString()).doesNotEndWith(".part");
         }
+        assertThat(Files.list(dir).filter(Files::isDirectory)).as("one page").hasSize(1);
     }
 
     private Path only(final String suffix) throws Exception {

@@ -99,6 +99,18 @@ class DiagnosisPageTest {
     }
 
     @Test
+    void heatMapColoursAreRelativeToTheHealthyMedianNotToTheRunsOwnRange() throws IOException {
+        final DiagnosisRecord r = DiagnosisRecord.read(diagnosis());
+        // eth0 is clean: pairs 1.01-1.07 GB/s, median 1.04; from min to max its +-3 % would span the whole scale
+        final org.knowm.xchart.HeatMapChart clean = DiagnosisPage.heatMap(r, "eth0", r.pairs().get("eth0"), 5);
+        assertThat(clean.getStyler().getMin()).isZero();
+        assertThat(clean.getStyler().getMax()).isEqualTo(2 * 1.04, org.assertj.core.data.Offset.offset(1e-9));
+        // eth1: n3's pairs at ~0.05 GB/s; the median stays the healthy pairs' figure, so they show pale, n3 red
+        final org.knowm.xchart.HeatMapChart slow = DiagnosisPage.heatMap(r, "eth1", r.pairs().get("eth1"), 5);
+        assertThat(slow.getStyler().getMax()).isGreaterThan(2 * 1.0);
+    }
+
+    @Test
     void aRecordThatNamesAPathBesideItIsRefused() throws IOException {
         final Path json = diagnosis();
         final String doc = Files.readString(json).replaceFirst("\"pairs\": \"[^\"]+\"", "\"pairs\": \"../../etc/passwd\"");

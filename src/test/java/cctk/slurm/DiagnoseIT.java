@@ -36,6 +36,7 @@ class DiagnoseIT {
     private static final List<String> NODES = List.of("node1", "node2", "node3", "node4");
     private static final Duration LIMIT = Duration.ofSeconds(300);
     private static final Pattern VERDICT = Pattern.compile("cctk diagnose: verdict in (\\S+)");
+    private static final Pattern PAGE = Pattern.compile("cctk diagnose: page (\\S+)");
     /** What each NIC of each node must carry in a clean diagnosis: its pairs move ~80 MB per mode. */
     private static final long DATA = 16L << 20;
 
@@ -66,6 +67,15 @@ class DiagnoseIT {
         System.out.printf("cctk diagnose took %.1f s (submit to verdict)%n", (System.nanoTime() - t0) / 1e9);
         final Matcher m = VERDICT.matcher(r.out());
         assertThat(m.find()).as("a verdict in:%n%s", r.out()).isTrue();
+        // the page is written by the diagnosis itself, beside its record; Slurm's end is said once
+        final Matcher page = PAGE.matcher(r.out());
+        assertThat(page.find()).as("a page in:%n%s", r.out()).isTrue();
+        assertThat(Path.of(page.group(1))).isRegularFile();
+        assertThat(Pattern.compile("job [0-9]+ (FAILED|COMPLETED)").matcher(r.out()).results().count())
+                .as("the job's end, once: %s", r.out()).isEqualTo(1);
+        if (r.code() == 1) {
+            assertThat(r.out()).contains("exit code 1 is how a diagnosing job says it named a suspect");
+        }
         return outcome(r, Path.of(m.group(1)));
     }
 

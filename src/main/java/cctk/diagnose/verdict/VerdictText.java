@@ -22,15 +22,25 @@ public final class VerdictText {
                 + String.join(", ", f.modes()) + "; message " + Numbers.size(h.bytes()) + "; suspect below "
                 + h.threshold() + " x the peers' median" + (h.confirm() ? ", confirmed by a repeat" : "") + "; took "
                 + Numbers.fit(h.seconds(), 8, 1).trim() + " s");
-        final StringBuilder refs = new StringBuilder("# peers' median busbw (GB/s):");
+        // one name, one figure: "peers' median" is what a node is held against (the median over nodes of each
+        // node's median pair), "pairs' median" what a pair is held against (the median pair touching no slow node)
+        final StringBuilder refs = new StringBuilder("# peers' median busbw (GB/s), what a node is held against:");
         for (int t = 0; t < f.tests(); t++) {
-            refs.append(t == 0 ? " " : " | ").append(f.testName(t)).append(' ').append(gbps(found.pairReference()[t]));
+            refs.append(t == 0 ? " " : " | ").append(f.testName(t)).append(' ').append(gbps(found.nodeReference()[t]));
         }
         final double intra = Judge.intra(f, 0, h.threshold()).median();
         if (Double.isFinite(intra)) {
             refs.append(" | intra-node all_reduce ").append(gbps(intra));
         }
         out.add(refs.toString());
+        if (verdict.stream().anyMatch(s -> s.kind() == Suspect.Kind.PAIR)) {
+            final StringBuilder pairs = new StringBuilder("# pairs' median busbw (GB/s), what a pair is held against:");
+            for (int t = 0; t < f.tests(); t++) {
+                pairs.append(t == 0 ? " " : " | ").append(f.testName(t)).append(' ')
+                        .append(gbps(found.pairReference()[t]));
+            }
+            out.add(pairs.toString());
+        }
         int confirmed = 0;
         final List<String> names = new ArrayList<>();
         for (final Suspect s : verdict) {
@@ -43,6 +53,11 @@ public final class VerdictText {
             for (final Evidence e : s.evidence().subList(1, s.evidence().size())) {
                 out.add("    also " + evidence(s, e));
             }
+            if (s.confirmed()) {
+                out.add("    next: " + next(s, f.nodes()));
+            } else if (s.evidence().stream().anyMatch(e -> e.held() && !Double.isNaN(e.repeat()))) {
+                out.add("    not confirmed because on no mode was every operation slow again");
+            }
         }
         if (found.notRepeated() > 0) {
             out.add("# " + found.notRepeated() + " suspect(s) were not measured again: more than a diagnosis repeats");
@@ -50,6 +65,24 @@ public final class VerdictText {
         out.add(confirmed == 0 ? "verdict: no suspect" : "verdict: " + confirmed + " suspect(s): "
                 + String.join("; ", names));
         return out;
+    }
+
+    /** What a person on call does next about a confirmed suspect. */
+    static String next(final Suspect s, final List<String> nodes) {
+        final String node = nodes.get(s.node());
+        return switch (s.kind()) {
+            case NODE -> Judge.INTRA.equals(s.where())
+                    ? "drain " + node + " and check its CPUs and memory (slow among its own ranks, no NIC involved:"
+                    + " throttling, a busy core, another job)"
+                    : "drain " + node + " and check its host side (PCIe, NUMA placement, CPU frequency, the driver):"
+                    + " it is slow on every NIC";
+            case NODE_NIC -> "check the cable, the switch port and the link speed of " + s.where() + " on " + node
+                    + " (e.g. ethtool " + s.where() + ", ibstat), then rerun cctk diagnose";
+            case PAIR -> "check the route between " + node + " and " + nodes.get(s.peer()) + " on " + s.where()
+                    + " (the switch ports and the path between them): each node is healthy with its other peers";
+            case RANK -> "look at rank " + s.rank() + "'s process on " + node + " (its CPU binding and what else runs"
+                    + " on its cores): it arrives late at its node's collectives";
+        };
     }
 
     /** One piece of evidence: {@code eth1 sendrecv 0.03 GB/s, peers' median 1.21 GB/s (0.02x), 3 of 3 pairs slow}. */
@@ -61,7 +94,8 @@ public final class VerdictText {
         }
         final String what = s.kind() == Suspect.Kind.PAIR ? " operations slow"
                 : Judge.INTRA.equals(s.where()) ? " pass" : " pairs slow";
-        return e.test() + " " + gbps(e.figure()) + " GB/s, peers' median " + gbps(e.peers()) + " GB/s ("
+        return e.test() + " " + gbps(e.figure()) + " GB/s, " + (s.kind() == Suspect.Kind.PAIR ? "pairs'" : "peers'")
+                + " median " + gbps(e.peers()) + " GB/s ("
                 + ratio(e.ratio()) + "), " + e.agree() + " of " + e.of() + what
                 + (Double.isNaN(e.repeat()) ? "" : "; again " + gbps(e.repeat()) + " GB/s (" + ratio(e.repeatRatio())
                 + (e.held() ? ", slow again)" : ", not slow)"));
