@@ -11,7 +11,9 @@ public enum ExitCode {
     /** The environment let us down: Slurm, NCCL, a peer, a port, memory. */
     ENVIRONMENT(3),
     /** A bug in cctk. */
-    INTERNAL(4);
+    INTERNAL(4),
+    /** A measurement that cannot tell: a diagnosis with too few nodes, or peers too scattered to judge. */
+    INCONCLUSIVE(5);
 
     private final int code;
 

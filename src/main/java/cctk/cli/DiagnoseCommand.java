@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
             + " meets every other node in round-robin pairs, on each NIC and striped over all of them; a figure below"
             + " the threshold x its peers' median, slow again when measured a second time, names a suspect: a node,"
             + " a NIC of a node, a pair of nodes, or a rank that arrives late.",
-            "Exit code: 0 no suspect, 1 a suspect (or the job ended without a verdict), 2 bad input, 3 Slurm could"
-            + " not be reached or refused the job."},
+            "Exit code: 0 healthy within the run's stated sensitivity, 1 a suspect (or the job ended without a"
+            + " verdict), 2 bad input, 3 Slurm could not be reached or refused the job, 5 inconclusive (fewer than"
+            + " three nodes, or figures too scattered to judge)."},
         footer = {"%nExamples:", "  cctk diagnose configs/diagnose-4node.yaml",
             "  cctk diagnose configs/perlmutter-4gpu.yaml -- -A m1234 --qos=debug"})
 final class DiagnoseCommand implements Callable<Integer> {

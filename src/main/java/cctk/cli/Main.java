@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
             "1:a run or job failed: wrong results, a job that did not complete, a missed reference, a suspect",
             "2:bad input: a flag or a spec",
             "3:the environment failed: Slurm, NCCL, a peer, a port, memory",
-            "4:an internal error in cctk (please report it)"},
+            "4:an internal error in cctk (please report it)",
+            "5:a diagnosis could not tell: too few nodes, or figures too scattered to judge"},
         footerHeading = "%nExamples:%n",
         footer = {
             "  cctk validate configs/*.yaml",

@@ -9,6 +9,7 @@ import cctk.diagnose.verdict.Findings;
 import cctk.diagnose.verdict.Judge;
 import cctk.diagnose.verdict.RankSkew;
 import cctk.diagnose.verdict.RecheckRounds;
+import cctk.diagnose.verdict.Sensitivity;
 import cctk.diagnose.verdict.Suspect;
 import cctk.diagnose.verdict.Tournament;
 import cctk.diagnose.verdict.VerdictText;
@@ -116,7 +117,11 @@ final class Collector {
         out.println("cctk diagnose: wrote " + String.join(", ", files.stream().map(Path::toString).toList()));
         out.println(page(files.get(files.size() - 1)));
         out.flush();
-        return verdict.stream().anyMatch(Suspect::confirmed) ? ExitCode.FAILED : ExitCode.OK;
+        return switch (Sensitivity.of(figures, findings, settings.diagnose().threshold()).status(verdict)) {
+            case "SUSPECT" -> ExitCode.FAILED;
+            case "INCONCLUSIVE" -> ExitCode.INCONCLUSIVE;
+            default -> ExitCode.OK;
+        };
     }
 
     /**

@@ -29,8 +29,8 @@ import java.util.stream.Stream;
 /**
  * {@code cctk diagnose SPEC}: the spec as a diagnosing job (its {@code diagnose:} section, or the defaults), rendered
  * into one sbatch script whose single step runs every task, submitted, followed to its end; then the verdict the
- * job wrote is printed. Exit code: 0 no suspect, 1 a suspect (or a job that ended without a verdict), 2 a bad spec,
- * 3 Slurm could not be reached.
+ * job wrote is printed. Exit code: 0 healthy within the run's sensitivity, 1 a suspect (or a job that ended
+ * without a verdict), 2 a bad spec, 3 Slurm could not be reached, 5 inconclusive ({@code Sensitivity}).
  * <b>Note:</b> one call per command.
  */
 public final class DiagnoseJob {
@@ -83,9 +83,10 @@ public final class DiagnoseJob {
             out.flush();
         }).follow(sub.jobId());
         manifest.withEnd(end, Instant.now()).write(script.getParent());
-        if ("1:0".equals(end.exitCode())) {
-            out.println("job " + end.jobId() + ": exit code 1 is how a diagnosing job says it named a suspect;"
-                    + " Slurm calls that FAILED. The verdict:");
+        if ("1:0".equals(end.exitCode()) || "5:0".equals(end.exitCode())) {
+            out.println("job " + end.jobId() + ": exit code " + end.exitCode().charAt(0) + " is how a diagnosing job"
+                    + " says it " + (end.exitCode().startsWith("1") ? "named a suspect" : "could not tell")
+                    + "; Slurm calls that FAILED. The verdict:");
         }
         return verdict(outputDir, now.minusSeconds(2), end, out);
     }
@@ -116,6 +117,7 @@ public final class DiagnoseJob {
             }
             out.flush();
             return "SUSPECT".equals(m.get("status")) ? ExitCode.FAILED
+                    : "INCONCLUSIVE".equals(m.get("status")) ? ExitCode.INCONCLUSIVE
                     : end.state().success() ? ExitCode.OK : ExitCode.FAILED;
         } catch (final IOException | IllegalArgumentException e) {
             throw CctkException.environment("cannot read the diagnosis verdict " + json + ": " + e.getMessage());

@@ -24,8 +24,8 @@ import java.util.List;
  * ({@link NodePhase}); the leader keeps the node's figure
  * and each rank's arrival skew. Then the node leaders play the tournament ({@link Pairs}) while the other ranks
  * wait for them, hand their figures to rank 0, run the repeats rank 0 asks for; then every node measures its
- * ranks a second time, all at once, and rank 0 judges and writes the files ({@link Collector}). Exit code: 1 when
- * a suspect is confirmed, else 0.
+ * ranks a second time, all at once, and rank 0 judges and writes the files ({@link Collector}). Exit code on rank 0:
+ * 1 when a suspect is confirmed, 5 when the run cannot tell (too few nodes, too scattered), else 0.
  * <b>Note:</b> one call per process.
  */
 public final class DiagnoseRank {

@@ -43,8 +43,10 @@ final class DiagnosisJson {
         doc.put("references", refs);
         doc.put("intra_median_gbps", List.of(Numbers.significant(Judge.intra(f, 0, h.threshold()).median()),
                 Numbers.significant(Judge.intra(f, 1, h.threshold()).median())));
-        final boolean any = verdict.stream().anyMatch(Suspect::confirmed);
-        doc.put("status", any ? "SUSPECT" : "OK");
+        final Sensitivity sense = Sensitivity.of(f, found, h.threshold());
+        doc.put("status", sense.status(verdict));
+        doc.put("sensitivity", Numbers.significant(sense.ratio()));
+        doc.put("inconclusive", sense.why());
         final List<Object> suspects = new ArrayList<>();
         for (final Suspect s : verdict) {
             suspects.add(suspect(s, f));

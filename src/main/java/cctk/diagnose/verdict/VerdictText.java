@@ -62,8 +62,11 @@ public final class VerdictText {
         if (found.notRepeated() > 0) {
             out.add("# " + found.notRepeated() + " suspect(s) were not measured again: more than a diagnosis repeats");
         }
-        out.add(confirmed == 0 ? "verdict: no suspect" : "verdict: " + confirmed + " suspect(s): "
-                + String.join("; ", names));
+        final Sensitivity sense = Sensitivity.of(f, found, h.threshold());
+        out.add(confirmed > 0 ? "verdict: " + confirmed + " suspect(s): " + String.join("; ", names)
+                : !sense.conclusive() ? "verdict: no suspect, but inconclusive: " + sense.why()
+                : "verdict: no suspect: healthy within this run's sensitivity (a node at "
+                + Numbers.fit(sense.ratio(), 6, 2).trim() + "x its peers' median or below on a NIC would be named)");
         return out;
     }
 

@@ -71,10 +71,33 @@ class VerdictTextTest {
                 && (mode.equals("eth1") || mode.equals(Figures.STRIPED)) ? 0.05 : 1);
         final List<String> healed = lines(f, 1.0);
         assertThat(healed).anyMatch(l -> l.startsWith("not confirmed: node+NIC node2 eth1:"))
-                .noneMatch(l -> l.startsWith("    next:")).contains("verdict: no suspect");
+                .noneMatch(l -> l.startsWith("    next:")).contains("verdict: no suspect: healthy within this run's"
+                + " sensitivity (a node at 0.80x its peers' median or below on a NIC would be named)");
         final List<String> slow = lines(JudgeTest.figures(4, List.of("eth0", "eth1"), (mode, a, b) -> (a == 1
                 || b == 1) && (mode.equals("eth1") || mode.equals(Figures.STRIPED)) ? 0.05 : 1), 0.05);
         assertThat(slow).contains("    next: check the cable, the switch port and the link speed of eth1 on node2"
                 + " (e.g. ethtool eth1, ibstat), then rerun cctk diagnose");
+    }
+
+    @Test
+    void withoutASuspectTheVerdictSaysWhetherTheRunCouldTell() {
+        final Figures clean = JudgeTest.figures(4, List.of("eth0", "eth1"), (m, a, b) -> 1);
+        final Sensitivity quiet = Sensitivity.of(clean, Judge.tentative(clean, 0.8), 0.8);
+        assertThat(quiet.conclusive()).isTrue();
+        assertThat(quiet.ratio()).isEqualTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(quiet.status(List.of())).isEqualTo("OK");
+
+        final Figures two = JudgeTest.figures(2, List.of("eth0", "eth1"), (m, a, b) -> 1);
+        final List<String> twoLines = lines(two, 1.0);
+        assertThat(twoLines.get(twoLines.size() - 1)).startsWith("verdict: no suspect, but inconclusive: 2 nodes:"
+                + " too few to tell a slow node from its peers");
+        assertThat(Sensitivity.of(two, Judge.tentative(two, 0.8), 0.8).status(List.of())).isEqualTo("INCONCLUSIVE");
+
+        // every node's pairs at its own speed, 0.3x to 1.7x: the scatter hides what the threshold would find
+        final double[] speed = {1.0, 0.3, 1.7, 0.5, 1.5, 0.8};
+        final Figures noisy = JudgeTest.figures(6, List.of("eth0", "eth1"), (m, a, b) -> Math.sqrt(speed[a] * speed[b]));
+        final Sensitivity loud = Sensitivity.of(noisy, Judge.tentative(noisy, 0.8), 0.8);
+        assertThat(loud.conclusive()).as("ratio %s", loud.ratio()).isFalse();
+        assertThat(loud.why()).startsWith("too noisy: the nodes' figures scatter so much that only a node below");
     }
 }

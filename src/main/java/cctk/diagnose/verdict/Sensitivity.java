@@ -1,0 +1,54 @@
+package cctk.diagnose.verdict;
+
+/**
+ * What a diagnosis that names no suspect can still claim. On each NIC or mode a node is named when it is below
+ * {@link Spread#limit} of its peers on every operation, so this run would have found a node at or below
+ * {@code ratio} × its peers' median on its noisiest mode (the lowest limit over the modes, each mode's lowest over its
+ * operations): on quiet hardware that is the threshold itself, on scattered peers less. The run cannot tell when it
+ * has fewer than three nodes (with two, a slow pair is as much one node's fault as the other's) or when the peers
+ * scatter so much that only a node below half the threshold would be named; it is then <em>inconclusive</em>,
+ * {@code why} says which.
+ *
+ * @param ratio the figure, as a fraction of the peers' median, at or below which a slow node is found (NaN: none)
+ * @param why   why the run cannot tell, or null when it can
+ */
+public record Sensitivity(double ratio, String why) {
+
+    /** What {@code found} on {@code f} can claim at {@code threshold}. */
+    public static Sensitivity of(final Figures f, final Findings found, final double threshold) {
+        final int n = f.nodes().size();
+        double worst = Double.POSITIVE_INFINITY;
+        for (int m = 0; m < f.modes().size(); m++) {
+            double mode = Double.POSITIVE_INFINITY;
+            for (int t = 0; t < f.tests(); t++) {
+                if (Figures.modeOf(t) == m) {
+                    final Spread s = Spread.of(found.nodeFigure()[t], threshold);
+                    mode = Math.min(mode, s.median() > 0 ? s.limit() / s.median() : Double.NaN);
+                }
+            }
+            worst = Double.isNaN(mode) ? worst : Math.min(worst, mode);
+        }
+        final double ratio = Double.isFinite(worst) ? worst : Double.NaN;
+        if (n < 3) {
+            return new Sensitivity(ratio, n + " node" + (n == 1 ? "" : "s") + ": too few to tell a slow node from its"
+                    + " peers (a slow pair is as much one node's as the other's); give three or more");
+        }
+        if (!(ratio >= threshold / 2)) {
+            return new Sensitivity(ratio, "too noisy: the nodes' figures scatter so much that only a node below "
+                    + (Double.isNaN(ratio) ? "?" : String.format(java.util.Locale.ROOT, "%.2f", ratio))
+                    + "x its peers' median would be named (the threshold is " + threshold + "); rerun on a quieter"
+                    + " cluster or with more iterations");
+        }
+        return new Sensitivity(ratio, null);
+    }
+
+    /** The outcome: {@code SUSPECT} when a suspect is confirmed, else {@code INCONCLUSIVE} or {@code OK}. */
+    public String status(final java.util.List<Suspect> verdict) {
+        return verdict.stream().anyMatch(Suspect::confirmed) ? "SUSPECT" : why != null ? "INCONCLUSIVE" : "OK";
+    }
+
+    /** Whether the run can tell. */
+    public boolean conclusive() {
+        return why == null;
+    }
+}
