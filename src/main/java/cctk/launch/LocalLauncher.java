@@ -175,7 +175,7 @@ public final class LocalLauncher {
 
     /** cctk's own codes pass through; a JVM killed by a signal or crashing counts as an environment failure. */
     static int asExitCode(final int processCode) {
-        return processCode >= 0 && processCode <= ExitCode.INTERNAL.code() ? processCode
+        return processCode >= 0 && processCode <= ExitCode.INCONCLUSIVE.code() ? processCode
                 : ExitCode.ENVIRONMENT.code();
     }
 

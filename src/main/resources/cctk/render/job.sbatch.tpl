@@ -31,7 +31,7 @@ fi
 export CCTK_SECRET
 
 # One srun step per world size. A failing step does not stop the others; the script ends with the worst code,
-# always one of cctk's (0-4): a step that ends with a signal's code (128+N: a task was killed) counts as 3.
+# always one of cctk's (0-5): a step that ends with a signal's code (128+N: a task was killed) counts as 3.
 # Slurm ends a job (scancel, the time limit) with SIGTERM to the tasks and to this shell, and SIGKILL KillWait
 # seconds later: the ranks then write their final files and exit 1; this shell waits for the running step
 # instead of dying first, and starts no further step.
@@ -79,7 +79,7 @@ cctk_step() {
     echo "cctk: step ${label}: starting at $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     local rc=0
     "$@" || rc=$?
-    if [ "$rc" -gt 4 ]; then
+    if [ "$rc" -gt 5 ]; then
         echo "cctk: step ${label}: srun ended with ${rc} (a task was killed by a signal); cctk's code: 3" >&2
         rc=3
     fi

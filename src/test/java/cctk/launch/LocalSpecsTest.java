@@ -86,6 +86,8 @@ class LocalSpecsTest {
     void freePortsAreFreeAndExitCodesMap() {
         assertThat(LocalLauncher.freePort()).isBetween(1, 65_535);
         assertThat(LocalLauncher.asExitCode(2)).isEqualTo(2);
+        assertThat(LocalLauncher.asExitCode(5)).as("inconclusive passes").isEqualTo(5);
+        assertThat(LocalLauncher.asExitCode(6)).isEqualTo(3);
         assertThat(LocalLauncher.asExitCode(137)).isEqualTo(3);
         assertThat(LocalLauncher.asExitCode(-1)).isEqualTo(3);
     }
