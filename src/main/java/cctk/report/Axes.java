@@ -9,9 +9,10 @@ import java.util.List;
  * The scales of the report's line plots, decided from the data so that every axis is labelled at readable values.
  * Sizes are drawn at log<sub>b</sub>(bytes) on a linear axis, b = 10 when the sizes are decimal (1 MB, 10 MB, 100 MB)
  * and b = 2 otherwise, over whole numbers only, at least two steps wide: the chart's ticks then fall on 1 KB, 10 KB,
- * ... or on powers of two, and each tick's label is the size it stands for. A value axis is logarithmic only when
- * its values span a factor 10 or more, and then runs from a power of ten to a power of ten at least two decades
- * apart, so that it shows at least three labelled decades; otherwise it is linear.
+ * ... or on powers of two (or on a sweep's own ladder: 4 MB, 16 MB, 64 MB), and each tick's label is the size it
+ * stands for. A time axis is logarithmic only when its values span a factor 10 or more, and then runs from a power
+ * of ten to a power of ten at least two decades apart, so that it shows at least three labelled decades and its top
+ * tick is labelled; otherwise it is linear. A bandwidth axis is always linear.
  * <b>Note:</b> threadsafe (immutable).
  */
 final class Axes {
@@ -207,11 +208,11 @@ final class Axes {
             && (base == 10 || m == 1 || m == 2);
     }
 
-    /** The round number (1, 2, 2.5 or 5 times a power of ten) at or above 1.05 {@code v}. */
+    /** The round number (1, 2, 2.5, 4 or 5 times a power of ten) at or above 1.05 {@code v}. */
     static double niceAbove(final double v) {
         final double target = v * 1.05;
         final double decade = Math.pow(10, Math.floor(Math.log10(target)));
-        for (final double m : new double[] {1, 2, 2.5, 5, 10}) {
+        for (final double m : new double[] {1, 2, 2.5, 4, 5, 10}) {
             if (m * decade >= target) {
                 return m * decade;
             }
@@ -219,7 +220,11 @@ final class Axes {
         return 10 * decade;
     }
 
-    /** The value axis for the finite, positive {@code values} (others are ignored). */
+    /**
+     * The value axis for the finite, positive {@code values} (others are ignored): logarithmic from the power of ten
+     * at or below the smallest to the one at or above the largest (at least two decades, so the top tick is
+     * labelled and above every value) when they span a factor 10 or more, else linear.
+     */
     static ValueScale values(final Collection<Double> values) {
         double lo = Double.MAX_VALUE;
         double hi = 0;
@@ -235,12 +240,19 @@ final class Axes {
         if (hi / lo < 10) {
             return new ValueScale(false, 0, niceAbove(hi));
         }
-        if (Math.floor(Math.log10(hi)) - Math.ceil(Math.log10(lo)) >= 2) {
-            // three decades or more inside the values: the chart labels them on the values' own range
-            return new ValueScale(true, Double.NaN, Double.NaN);
-        }
         final double bottom = Math.floor(Math.log10(lo));
         final double top = Math.max(Math.ceil(Math.log10(hi)), bottom + 2);
         return new ValueScale(true, Math.pow(10, bottom), Math.pow(10, top));
+    }
+
+    /**
+     * A linear axis from 0 to a round number above the largest of the finite, positive {@code values}: for
+     * bandwidth, whose plateau is the figure that matters (366 and 322 GB/s stay 12 % apart, where a log axis over
+     * the latency ramp draws them a hairline apart).
+     */
+    static ValueScale linear(final Collection<Double> values) {
+        final double hi = values.stream().filter(v -> Double.isFinite(v) && v > 0).mapToDouble(v -> v).max()
+            .orElse(0);
+        return hi == 0 ? new ValueScale(false, Double.NaN, Double.NaN) : new ValueScale(false, 0, niceAbove(hi));
     }
 }
