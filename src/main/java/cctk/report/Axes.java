@@ -69,7 +69,7 @@ final class Axes {
             }
             final double whole = Math.rint(x);
             if (Math.abs(x - whole) <= 1e-9) {
-                final long bytes = at((int) whole);
+                final long bytes = bytesAt((int) whole);
                 if (bytes > 0) {
                     return Numbers.size(bytes);
                 }
@@ -78,7 +78,7 @@ final class Axes {
         }
 
         /** The size at whole step {@code step} when it is a whole number of bytes that a long holds, else 0. */
-        private long at(final int step) {
+        long bytesAt(final int step) {
             long v = origin;
             try {
                 for (int i = 0; i < Math.abs(step); i++) {

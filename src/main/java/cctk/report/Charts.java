@@ -63,15 +63,18 @@ final class Charts {
         }
         final Axes.SizeScale sx = Axes.sizes(sizes.isEmpty() ? List.of(1L) : sizes);
         final Axes.ValueScale vy = bandwidth ? Axes.linear(values) : Axes.values(values);
+        final AskedElements asked = AskedElements.of(lines);
         final XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("message size (log scale, " + sx.units() + ")")
+            .xAxisTitle("message size (log scale, " + sx.units() + (asked == null ? "" : "; in brackets the "
+                + asked.dtype() + " elements asked for") + ")")
             .yAxisTitle(yTitle + (vy.log() ? ", log scale" : "")).build();
         style(c.getStyler());
-        c.getStyler().setxAxisTickLabelsFormattingFunction(sx::label);
+        final java.util.function.Function<Double, String> label = asked == null ? sx::label : x -> asked.label(sx, x);
+        c.getStyler().setxAxisTickLabelsFormattingFunction(label);
         c.getStyler().setXAxisMin((double) sx.lo());
         c.getStyler().setXAxisMax((double) sx.hi());
         // a tick per step where the labels fit, fewer where they would overprint
-        c.getStyler().setXAxisTickMarkSpacingHint(Math.max(ChartText.spacing(sx.steps().stream().map(sx::label)
+        c.getStyler().setXAxisTickMarkSpacingHint(Math.max(ChartText.spacing(sx.steps().stream().map(label)
             .toList()), PLOT_WIDTH / (sx.hi() - sx.lo())));
         c.getStyler().setYAxisDecimalPattern("#,##0.##########");
         c.getStyler().setMarkerSize(7);

@@ -80,6 +80,9 @@ class AskedSizesTest {
         assertThat(Numbers.size(4_000_000)).isEqualTo("4 MB");
         assertThat(Numbers.size(1000)).isEqualTo("1 KB");
         assertThat(Numbers.size(999)).isEqualTo("999 B");
+        // 400 MB rounded to whole elements per rank at W = 3 (old: 381.47 MiB)
+        assertThat(Numbers.size(399_999_984)).isEqualTo("400.00 MB");
+        assertThat(Numbers.size((4L << 20) - 12)).isEqualTo("4.00 MiB");
         assertThat(Numbers.decimal(400_000_000)).isTrue();
         assertThat(Numbers.decimal(1 << 20)).isFalse();
     }
@@ -98,6 +101,19 @@ class AskedSizesTest {
         assertThat(c.getXAxisTitle()).contains("decimal units");
         assertThat(Axes.sizes(List.of(4_000_000L, 16_000_000L, 64_000_000L))).isEqualTo(new Axes.SizeScale(true, 0,
             2, 4_000_000, 4));
+        // runs that recorded their sizes as element counts name the counts beside the sizes
+        final Run asked = new Run("/r/profile_tcp_world2_x.json", "0.1", null, "j", "local", "tcp", 2,
+            "2026-11-24T17:34:02", List.of(), List.of("vm"), Map.of(), Map.of("sizes", List.of("1000000 elements",
+            "4000000 elements", "16000000 elements")), List.of(), "OK", null);
+        final List<Result> els = new ArrayList<>();
+        for (final long elements : new long[] {1_000_000, 4_000_000, 16_000_000}) {
+            els.add(PlotsTest.at(asked, "all_reduce", "float32", "sum", elements * 4, 1 + elements / 1e7, false));
+        }
+        final XYChart e = (XYChart) PlotsTest.named(Plots.plan(new cctk.results.ResultSet(els, List.of()),
+            64_000_000L), "all_reduce_busbw_vs_size").chart();
+        assertThat(ChartModel.xLabels(e)).containsExactly("4 MB (1M)", "16 MB (4M)", "64 MB (16M)");
+        assertThat(e.getXAxisTitle()).contains("in brackets the float32 elements asked for");
+        assertThat(c.getXAxisTitle()).doesNotContain("elements");
         // sizes on the powers of ten or two keep those ticks
         assertThat(Axes.sizes(List.of(1_000_000L, 10_000_000L, 100_000_000L))).isEqualTo(new Axes.SizeScale(true, 6,
             8));
