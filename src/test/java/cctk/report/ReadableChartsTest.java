@@ -118,4 +118,23 @@ class ReadableChartsTest {
                 .isGreaterThanOrEqualTo(12);
         }
     }
+
+    @Test
+    void noChartOfTheseSweepsOverprintsItsSizeLabels() {
+        final Run r = PlotsTest.run("tcp", 2, "2026-11-24T17:50:22");
+        final List<Result> sweep = new ArrayList<>();
+        for (long s = 4; s <= 1L << 30; s *= 4) {
+            sweep.add(PlotsTest.at(r, "all_reduce", "float32", "sum", s, 1 + s / 1e8, false));
+        }
+        final List<Result> decimal = new ArrayList<>();
+        for (long s = 1000; s <= 1_000_000_000; s *= 2) {
+            decimal.add(PlotsTest.at(r, "all_reduce", "float32", "sum", s, 1 + s / 1e8, false));
+        }
+        for (final ResultSet set : List.of(plateaus(), eight(3), PlotsTest.seeds("all_reduce", "all_gather"),
+            new ResultSet(sweep, List.of()), new ResultSet(decimal, List.of()))) {
+            for (final Plots.Planned p : Plots.plan(set, 100_000_000L)) {
+                assertThat(ChartModel.xCollisions(p.chart())).as(p.stem()).isEmpty();
+            }
+        }
+    }
 }
