@@ -208,11 +208,11 @@ final class Axes {
             && (base == 10 || m == 1 || m == 2);
     }
 
-    /** The round number (1, 2, 2.5, 4 or 5 times a power of ten) at or above 1.05 {@code v}. */
+    /** The round number (1, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten) at or above 1.05 {@code v}. */
     static double niceAbove(final double v) {
         final double target = v * 1.05;
         final double decade = Math.pow(10, Math.floor(Math.log10(target)));
-        for (final double m : new double[] {1, 2, 2.5, 4, 5, 10}) {
+        for (final double m : new double[] {1, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
             if (m * decade >= target) {
                 return m * decade;
             }

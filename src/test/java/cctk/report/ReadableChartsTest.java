@@ -105,6 +105,8 @@ class ReadableChartsTest {
         assertThat(bar).isLessThan(ChartText.height(ChartText.BAR_LABELS));
         assertThat(c.getStyler().isLabelsVisible()).isFalse();
         assertThat(ChartModel.xCollisions(c)).isEmpty();
+        // the tallest bar, 6.27 GB/s (W = 10, reduce_scatter), under a labelled top tick close above it
+        assertThat(ChartModel.yLabels(c)).last().isEqualTo("8");
     }
 
     @Test
