@@ -4,7 +4,6 @@ import cctk.results.Numbers;
 import cctk.results.Result;
 import cctk.results.Run;
 import java.awt.Color;
-import java.awt.Font;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -45,11 +44,12 @@ final class Charts {
     }
 
     /**
-     * A value against message size: sizes on {@link Axes#sizes}' scale, values on {@link Axes#values}' scale; one line
-     * per series, named after its run (and its operator when the chart shows more than one).
+     * A value against message size: sizes on {@link Axes#sizes}' scale, a time on {@link Axes#values}' scale, a
+     * {@code bandwidth} on {@link Axes#linear}'s; one line per series, named after its run (and its operator when
+     * the chart shows more than one).
      */
     static XYChart line(final String title, final String yTitle, final List<Series> lines,
-                        final ToDoubleFunction<Result> y, final Palette palette) {
+                        final ToDoubleFunction<Result> y, final boolean bandwidth, final Palette palette) {
         final List<Long> sizes = new ArrayList<>();
         final List<Double> values = new ArrayList<>();
         for (final Series s : lines) {
@@ -62,15 +62,20 @@ final class Charts {
             }
         }
         final Axes.SizeScale sx = Axes.sizes(sizes.isEmpty() ? List.of(1L) : sizes);
-        final Axes.ValueScale vy = Axes.values(values);
+        final Axes.ValueScale vy = bandwidth ? Axes.linear(values) : Axes.values(values);
+        final AskedElements asked = AskedElements.of(lines);
         final XYChart c = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("message size (log scale, " + sx.units() + ")")
+            .xAxisTitle("message size (log scale, " + sx.units() + (asked == null ? "" : "; in brackets the "
+                + asked.dtype() + " elements asked for") + ")")
             .yAxisTitle(yTitle + (vy.log() ? ", log scale" : "")).build();
         style(c.getStyler());
-        c.getStyler().setxAxisTickLabelsFormattingFunction(sx::label);
+        final java.util.function.Function<Double, String> label = asked == null ? sx::label : x -> asked.label(sx, x);
+        c.getStyler().setxAxisTickLabelsFormattingFunction(label);
         c.getStyler().setXAxisMin((double) sx.lo());
         c.getStyler().setXAxisMax((double) sx.hi());
-        c.getStyler().setXAxisTickMarkSpacingHint(Math.max(40, PLOT_WIDTH / (sx.hi() - sx.lo())));
+        // a tick per step where the labels fit, fewer where they would overprint
+        c.getStyler().setXAxisTickMarkSpacingHint(Math.max(ChartText.spacing(sx.steps().stream().map(label)
+            .toList()), PLOT_WIDTH / (sx.hi() - sx.lo())));
         c.getStyler().setYAxisDecimalPattern("#,##0.##########");
         c.getStyler().setMarkerSize(7);
         if (vy.log()) {
@@ -128,16 +133,6 @@ final class Charts {
      */
     static CategoryChart bars(final String title, final List<Series> all, final long atBytes, final boolean kinds,
                               final Palette palette, final java.util.function.Function<Run, String> names) {
-        final CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
-            .xAxisTitle("collective @ the size its bars were measured at (no bar: not measured)")
-            .yAxisTitle("busbw (GB/s, 1e9 B/s)").build();
-        style(c.getStyler());
-        c.getStyler().setYAxisDecimalPattern("#,##0.##");
-        c.getStyler().setLabelsVisible(true);
-        c.getStyler().setLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        c.getStyler().setLabelsRotation(90);
-        c.getStyler().setXAxisLabelRotation(all.size() > 8 ? 20 : 0);
-        c.getStyler().setYAxisMin(0.0);
         final List<String> collectives = Series.collectives(all);
         final NominalSizes nominal = new NominalSizes(all.stream().map(s -> s.nearest(atBytes))
             .filter(Objects::nonNull).map(Result::sizeBytes).toList());
@@ -157,10 +152,25 @@ final class Charts {
         }
         final List<Group> ordered = groups.values().stream().sorted(Comparator.comparingInt(Group::index)
             .thenComparingLong(Group::size)).toList();
-        final List<String> categories = ordered.stream().map(Group::label).toList();
+        // one size for every group: it goes once into the axis title, not under every group
+        final boolean oneSize = ordered.stream().map(Group::size).distinct().count() == 1
+            && ordered.stream().allMatch(g -> g.exact().size() == 1);
+        final List<String> categories = ordered.stream().map(g -> oneSize ? g.name() : g.label()).toList();
+        final CategoryChart c = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+            .xAxisTitle(oneSize ? "collective (every bar measured at " + Numbers.size(ordered.get(0).size()) + ")"
+                : "collective @ the size its bars were measured at (no bar: not measured)")
+            .yAxisTitle("busbw (GB/s, 1e9 B/s)").build();
+        style(c.getStyler());
+        c.getStyler().setYAxisDecimalPattern("#,##0.##");
+        c.getStyler().setLabelsFont(ChartText.BAR_LABELS);
+        c.getStyler().setLabelsRotation(90);
+        c.getStyler().setYAxisMin(0.0);
         final Map<Run, Map<Group, Double>> byRun = new LinkedHashMap<>();
         of.forEach((s, g) -> byRun.computeIfAbsent(s.run(), k -> new java.util.IdentityHashMap<>())
             .putIfAbsent(g, s.nearest(atBytes).busBw()));
+        // the top tick a round number above the tallest bar, so that it is labelled
+        byRun.values().stream().flatMap(m -> m.values().stream()).filter(v -> Double.isFinite(v) && v > 0)
+            .mapToDouble(v -> v).max().ifPresent(top -> c.getStyler().setYAxisMax(Axes.niceAbove(top)));
         final Set<String> taken = new HashSet<>();
         for (final Run run : all.stream().map(Series::run).distinct().toList()) {
             final Map<Group, Double> values = byRun.get(run);
@@ -169,6 +179,13 @@ final class Charts {
                 c.addSeries(unique(names.apply(run), taken), categories, ys).setFillColor(palette.color(run));
             }
         }
+        // the plot's width: the chart less the value axis and the legend beside it
+        final double plot = WIDTH - 110 - ChartText.widest(c.getSeriesMap().keySet(), ChartText.LEGEND) - 60;
+        final double perGroup = plot / Math.max(1, categories.size());
+        c.getStyler().setXAxisLabelRotation(ChartText.rotation(categories, perGroup));
+        // figures on the bars only where a bar is wide enough to hold one
+        c.getStyler().setLabelsVisible(ChartText.fitsOnBars(perGroup * c.getStyler().getAvailableSpaceFill()
+            / Math.max(1, c.getSeriesMap().size())));
         return c;
     }
 
@@ -199,12 +216,12 @@ final class Charts {
         st.setChartBackgroundColor(Color.WHITE);
         st.setPlotBackgroundColor(Color.WHITE);
         st.setLegendPosition(Styler.LegendPosition.OutsideE);
-        st.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        st.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        st.setChartTitleFont(ChartText.TITLE);
+        st.setLegendFont(ChartText.LEGEND);
         st.setAntiAlias(true);
         if (st instanceof AxesChartStyler a) {
-            a.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-            a.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+            a.setAxisTitleFont(ChartText.AXIS_TITLES);
+            a.setAxisTickLabelsFont(ChartText.TICKS);
             a.setPlotGridLinesColor(new Color(0xdddddd));
         }
     }

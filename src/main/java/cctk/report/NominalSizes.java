@@ -44,6 +44,11 @@ final class NominalSizes {
         return nominal.getOrDefault(bytes, bytes);
     }
 
+    /** The nominal sizes, each once. */
+    java.util.Set<Long> all() {
+        return new java.util.HashSet<>(nominal.values());
+    }
+
     /** True when other sizes stand for the same nominal size as {@code bytes}'s. */
     boolean rounded(final long bytes) {
         final long n = of(bytes);

@@ -111,10 +111,10 @@ public final class Plots {
         final String stem = coll + (dtype == null ? "" : "_" + dtype);
         final String about = describe(ops, lines);
         out.add(new Planned(Charts.line(coll + " " + kind + ": time per call vs message size" + where(lines),
-            "time per call (us)", lines, Result::timeUs, palette), stem + "_time_vs_size",
+            "time per call (us)", lines, Result::timeUs, false, palette), stem + "_time_vs_size",
             coll + " " + kind + ": time per call against message size" + left + about));
         out.add(new Planned(Charts.line(coll + " " + kind + ": bus bandwidth vs message size" + where(lines),
-            "busbw (GB/s, 1e9 B/s)", lines, Result::busBw, palette), stem + "_busbw_vs_size",
+            "busbw (GB/s, 1e9 B/s)", lines, Result::busBw, true, palette), stem + "_busbw_vs_size",
             coll + " " + kind + ": bus bandwidth against message size" + left + about));
     }
 
@@ -136,7 +136,12 @@ public final class Plots {
                                       final String dtype, final Palette palette, final boolean cut) {
         final Set<String> ops = new LinkedHashSet<>();
         bars.stream().map(Series::op).filter(Objects::nonNull).forEach(ops::add);
-        final String kind = (Objects.toString(bars.get(0).dtype(), "") + " " + String.join("/", ops)).strip();
+        // an operator only where every bar has one: "float32; sum for the reductions" where some do not
+        final boolean allOps = bars.stream().allMatch(s -> s.op() != null);
+        final String dtypeText = Objects.toString(bars.get(0).dtype(), "");
+        final String opText = ops.isEmpty() ? "" : String.join("/", ops) + (allOps ? "" : " for the reductions");
+        final String kind = dtypeText.isEmpty() || opText.isEmpty() ? dtypeText + opText
+            : dtypeText + (allOps ? " " : "; ") + opText;
         final String at = Numbers.size(atBytes);
         final CategoryChart chart = Charts.bars("Bus bandwidth at the measured size nearest to " + at
             + (kind.isEmpty() ? "" : " (" + kind + ")") + where(bars), bars, atBytes, false, palette, set::nameOf);

@@ -93,29 +93,57 @@ public final class Numbers {
     }
 
     /**
-     * A size for people: {@code 64 KiB}, {@code 1 GiB}, exact when a binary unit divides it; else {@code 10 MB}
-     * when a decimal unit (1 MB = 10^6 B) divides it (a spec's {@code 10MB}); else in the largest binary unit it
-     * reaches with 2 decimals ({@code 95.37 MiB}); below 1000 B in bytes ({@code 999 B}).
+     * A size for people, as it was most likely asked for: exact in the unit, binary or decimal, that leaves the
+     * smaller number ({@code 64 KiB}, {@code 1 GiB}, {@code 400 MB} rather than {@code 390625 KiB}, {@code 64 MB}
+     * rather than {@code 62500 KiB}; a tie is binary: {@code 1000 KiB}); when no unit from 1 KiB or 1 KB divides it,
+     * with 2 decimals in the largest unit it reaches of the ladder, decimal or binary, in which it is nearer a round
+     * number ({@code 10.00 MB} for 9,999,996 B: 10 MB rounded to whole elements per rank; {@code 16.00 MiB} for
+     * 16 MiB less 16 B; {@code 1.43 MiB}); below 1000 B in bytes ({@code 999 B}).
      */
     public static String size(final long bytes) {
         final String exact = exactBytes(bytes);
-        if (!exact.endsWith("iB")) {
-            final String decimal = exactDecimal(bytes);
-            if (decimal != null) {
-                return decimal;
-            }
-        }
-        if (exact.endsWith("iB") || bytes < 1024) {
+        final String decimal = exactDecimal(bytes);
+        if (exact.endsWith("iB")) {
             final String digits = exact.replaceAll("[A-Za-z]+$", "");
-            return digits + " " + exact.substring(digits.length());
+            if (decimal == null || Long.parseLong(digits) <= Long.parseLong(decimal.substring(0,
+                decimal.indexOf(' ')))) {
+                return digits + " " + exact.substring(digits.length());
+            }
+            return decimal;
         }
+        if (decimal != null) {
+            return decimal;
+        }
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        final boolean dec = offRound(bytes, 1000) < offRound(bytes, 1024);
+        final String[] units = dec ? DECIMAL : UNITS;
         int u = 0;
         double v = bytes;
-        while (v >= 1024 && u < UNITS.length - 1) {
-            v /= 1024;
+        while (v >= (dec ? 1000 : 1024) && u < units.length - 1) {
+            v /= dec ? 1000 : 1024;
             u++;
         }
-        return fit(v, 10).trim() + " " + UNITS[u];
+        return fit(v, 10).trim() + " " + units[u];
+    }
+
+    /**
+     * How far {@code bytes}, in the largest unit of the {@code step} ladder it reaches, is from the nearest number of
+     * 3 significant digits, relative to it: 9,999,996 B is 10.0 MB less 4e-7, but 9.5367 MiB.
+     */
+    private static double offRound(final long bytes, final int step) {
+        double v = bytes;
+        while (v >= step) {
+            v /= step;
+        }
+        final double round = new BigDecimal(v).round(new MathContext(3)).doubleValue();
+        return Math.abs(v - round) / v;
+    }
+
+    /** True when {@link #size} prints {@code bytes} in a decimal unit ({@code 400 MB}, {@code 1 KB}). */
+    public static boolean decimal(final long bytes) {
+        return size(bytes).matches("[0-9]+ [KMGTPE]B");
     }
 
     /**

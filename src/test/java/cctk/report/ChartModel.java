@@ -42,7 +42,16 @@ final class ChartModel {
         return out;
     }
 
+    /** A drawn tick label and where along its axis it is drawn (pixels from the axis's start). */
+    record Tick(String label, double at) {
+    }
+
     private static List<String> labels(final Chart<?, ?> chart, final String axis) {
+        return ticks(chart, axis).stream().map(Tick::label).toList();
+    }
+
+    /** The labelled ticks XChart draws inside the plot on {@code axis} ("getXAxis" or "getYAxis"), in order. */
+    static List<Tick> ticks(final Chart<?, ?> chart, final String axis) {
         try {
             BitmapEncoder.getBufferedImage(chart);
             final Field pair = Chart.class.getDeclaredField("axisPair");
@@ -56,17 +65,44 @@ final class ChartModel {
             final Method bounds = a.getClass().getMethod("getBounds");
             final java.awt.geom.Rectangle2D b = (java.awt.geom.Rectangle2D) bounds.invoke(a);
             final double extent = axis.equals("getXAxis") ? b.getWidth() : b.getHeight();
-            final List<String> out = new ArrayList<>();
+            final List<Tick> out = new ArrayList<>();
             for (int i = 0; i < calc.getTickLabels().size(); i++) {
                 final double at = calc.getTickLocations().get(i);
                 final String label = calc.getTickLabels().get(i);
                 if (label != null && at >= -0.5 && at <= extent + 0.5) {
-                    out.add(Objects.toString(label));
+                    out.add(new Tick(Objects.toString(label), at));
                 }
             }
             return out;
         } catch (final ReflectiveOperationException e) {
             throw new IllegalStateException("XChart's model changed: " + e, e);
         }
+    }
+
+    /**
+     * The neighbouring tick labels of the x axis that the chart draws over each other, in its tick font and at its
+     * label rotation: unrotated labels collide when their half widths reach past the distance between their ticks;
+     * rotated ones (parallel strips of the font's height) when that distance across the strips is below the height.
+     */
+    static List<String> xCollisions(final Chart<?, ?> chart) {
+        final org.knowm.xchart.style.AxesChartStyler st = (org.knowm.xchart.style.AxesChartStyler) chart.getStyler();
+        final java.awt.Font font = st.getAxisTickLabelsFont();
+        final java.awt.font.FontRenderContext frc = new java.awt.font.FontRenderContext(null, true, true);
+        final double angle = Math.toRadians(st.getXAxisLabelRotation());
+        final List<Tick> ticks = ticks(chart, "getXAxis");
+        final List<String> out = new ArrayList<>();
+        for (int i = 1; i < ticks.size(); i++) {
+            final Tick a = ticks.get(i - 1);
+            final Tick b = ticks.get(i);
+            final double gap = Math.abs(b.at() - a.at());
+            final double wa = font.getStringBounds(a.label(), frc).getWidth();
+            final double wb = font.getStringBounds(b.label(), frc).getWidth();
+            final double h = font.getLineMetrics(a.label(), frc).getAscent();
+            final boolean collide = angle == 0 ? gap < (wa + wb) / 2 + 2 : gap * Math.sin(angle) < h;
+            if (collide) {
+                out.add(a.label() + " | " + b.label());
+            }
+        }
+        return out;
     }
 }

@@ -42,7 +42,9 @@ class NumbersTest {
         assertThat(Numbers.size(1_000)).isEqualTo("1 KB");
         assertThat(Numbers.size(1_500_000)).isEqualTo("1500 KB");
         assertThat(Numbers.size(999)).isEqualTo("999 B");
-        assertThat(Numbers.size(1_000_001)).isEqualTo("976.56 KiB");
+        assertThat(Numbers.size(1_000_001)).isEqualTo("1.00 MB");
+        assertThat(Numbers.size((16L << 20) - 16)).isEqualTo("16.00 MiB");
+        assertThat(Numbers.size(1_500_000 - 16)).isEqualTo("1.50 MB");
         assertThat(Numbers.size(1024_000)).isEqualTo("1000 KiB");
     }
 
