@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The nccl backend on a lent GPU machine, which has no Java or Maven.
 #
-#   scripts/device-gpu-test.sh prepare   # here: jars for CUDA 13 (and 12 where its preset can be had), test
-#                                        # classes, a jlinked runtime -> target/device/ (checked <= 64 MiB: the
-#                                        # device tool's carry limit)
+#   scripts/device-gpu-test.sh prepare   # here: jars for CUDA 13, 12 and 12-oldglibc (the CUDA 12 ones where
+#                                        # their presets can be had), test classes, a jlinked runtime ->
+#                                        # target/device/ (checked <= 64 MiB: the device tool's carry limit); the
+#                                        # newest GLIBC_ version each jar's native code asks for
 #   scripts/device-gpu-test.sh run       # there: what the machine has; the build whose CUDA major loads (a
-#                                        # load-only probe); whether a GPU answers; the GPU suite (NcclGpuTest,
+#                                        # load-only probe of each of CCTK_DEVICE_BUILDS, default "cuda13
+#                                        # cuda12"); whether a GPU answers; the GPU suite (NcclGpuTest,
 #                                        # world 1, default JIT warm-up), NCCL's own COLL log against what cctk
 #                                        # asked (NcclGpuMoreTest), the >= 2 GPU part where there are 2 GPUs;
 #                                        # cctk run of scripts/device-gpu-one.yaml; PyTorch's all-reduce beside it
@@ -22,6 +24,8 @@
 # most informative first (the GPU suite, then NCCL's COLL log, the 2-GPU part, cctk run, torch); a step whose time
 # is not left is skipped and named. "plan" prints the steps and their limits and runs nothing (a dry run).
 # Without pip libraries (a box with the driver and a system CUDA/NCCL), the system's directories are used.
+# CCTK_DEVICE_BUILDS="cuda12-oldglibc" (or any of cuda13 cuda12 cuda12-oldglibc, in the order to try) picks the
+# builds run considers; CI runs each CUDA 12 build alone against CUDA 12 libraries this way.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 DEV=target/device
@@ -33,25 +37,89 @@ TOTAL_S=${CCTK_DEVICE_TOTAL_S:-540}
 [ "$STEP_S" -le "$MAX_STEP_S" ] || STEP_S=$MAX_STEP_S
 [ "$TOTAL_S" -le 720 ] || TOTAL_S=720
 START_S=$SECONDS
+BUILDS=${CCTK_DEVICE_BUILDS:-cuda13 cuda12}
+# the newest GLIBC_ version the -Pcuda12-oldglibc jar's native code may ask for: RHEL 8's (Leonardo)
+OLDGLIBC_MAX=2.28
 # name:limit, in the order run uses them (a limit is also cut to the time the budget has left)
-PLAN=("load cuda13:90" "load cuda12:90" "devices:60" "gpu-suite.txt:240" "gpu-suite-more.txt:150"
-      "gpu-suite-2.txt:150" "cctk run:150" "torch:120")
+PLAN=()
+for b in $BUILDS; do PLAN+=("load $b:90"); done
+PLAN+=("devices:60" "gpu-suite.txt:240" "gpu-suite-more.txt:150" "gpu-suite-2.txt:150" "cctk run:150" "torch:120"
+      "nccl init:60")   # the last only without a GPU
 CARRY_LIMIT=$((64 * 1024 * 1024))
 JUNIT=junit-platform-console-standalone-1.11.4.jar
+
+# The newest GLIBC_ and GLIBCXX_ versions the native libraries inside JAR ask for (objdump -T): the glibc floor
+# of that build. For the -Pcuda12-oldglibc jar, one above OLDGLIBC_MAX fails prepare.
+glibc_floor() { # glibc_floor JAR BUILD
+    local jar=$1 build=$2 tmp f need all="" worst
+    if ! command -v objdump >/dev/null; then
+        echo "prepare: SKIPPED the glibc floor of $build: no objdump here (binutils)"
+        return 0
+    fi
+    tmp=$(mktemp -d)
+    python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+for n in z.namelist():
+    if n.endswith(".so") and "/linux-" in n:
+        open(sys.argv[2] + "/" + n.rsplit("/", 1)[1], "wb").write(z.read(n))' "$jar" "$tmp"
+    for f in "$tmp"/*.so; do
+        [ -e "$f" ] || continue
+        need=$(objdump -T "$f" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
+        all="$all $(basename "$f") ${need:-none}$(objdump -T "$f" | grep -o 'GLIBCXX_[0-9.]*' | sort -uV | tail -1 \
+            | sed 's/^/ /')"
+    done
+    worst=$(echo "$all" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
+    rm -rf "$tmp"
+    echo "prepare: $build: its native code needs ${worst:-no GLIBC_ version} at most (${all# })"
+    if [ "$build" = cuda12-oldglibc ] && [ -n "$worst" ] \
+            && [ "$(printf '%s\n' "${worst#GLIBC_}" "$OLDGLIBC_MAX" | sort -V | tail -1)" != "$OLDGLIBC_MAX" ]; then
+        echo "prepare: the $build build needs $worst, above glibc $OLDGLIBC_MAX (RHEL 8), which it is for" >&2
+        return 1
+    fi
+}
+
+# The jar's classes were compiled against its own preset: the CUDA major javac inlined (NcclLibraries.CUDA_MAJOR)
+# is the preset's (classes left by another profile would not be: the pom gives each profile its own classes)
+preset_check() { # preset_check JAR BUILD
+    local jar=$1 build=$2 preset major
+    preset=$(python3 -c 'import sys, zipfile
+p = zipfile.ZipFile(sys.argv[1]).read("META-INF/maven/org.bytedeco/cuda/pom.properties").decode()
+print([l.split("=", 1)[1] for l in p.splitlines() if l.startswith("version=")][0])' "$jar")
+    major=$("$JDK_RUNTIME/bin/javap" -cp "$jar" -constants cctk.comm.nccl.NcclLibraries \
+        | sed -n 's/.*int CUDA_MAJOR = \([0-9]*\);/\1/p')
+    echo "prepare: $build: preset $preset, classes compiled for CUDA ${major:-?}"
+    if [ "${preset%%.*}" != "$major" ]; then
+        echo "prepare: the $build jar's classes were compiled for CUDA ${major:-?}, its preset is $preset" >&2
+        return 1
+    fi
+}
 
 prepare() {
     set -e
     rm -rf "$DEV" && mkdir -p "$DEV/lib"
-    # CUDA 12 first (the device's torch wheel often brings libcudart.so.12), then the default CUDA 13 build; the
-    # CUDA 12 preset may be missing from an offline Maven repository: then only the CUDA 13 build goes
-    if timeout "$PREPARE_S" mvn -B -ntp -q -DskipTests -Pcuda12 package; then
-        cp target/cctk.jar "$DEV/cctk-cuda12.jar"
-    else
-        echo "prepare: NOTE the CUDA 12 build failed (its JavaCPP preset is not in the Maven repository?);" \
-             "carrying the CUDA 13 build only"
-    fi
+    # the CUDA 12 builds first (the device's torch wheel often brings libcudart.so.12), then the default CUDA 13
+    # build, which target/cctk.jar keeps; each profile compiles into its own target/classes-<profile> (pom.xml).
+    # A CUDA 12 preset may be missing from an offline Maven repository: then that build is left out (with CI=true
+    # a failure)
+    local b
+    for b in cuda12 cuda12-oldglibc; do
+        if timeout "$PREPARE_S" mvn -B -ntp -q -Dmaven.test.skip=true -Dcctk.skipMan=true -Dcctk.cds.skip=true \
+                -P"$b" package; then
+            cp target/cctk.jar "$DEV/cctk-$b.jar"
+            preset_check "$DEV/cctk-$b.jar" "$b"
+            glibc_floor "$DEV/cctk-$b.jar" "$b"
+        elif [ "${CI:-}" = true ]; then
+            echo "prepare: the $b build failed" >&2
+            exit 1
+        else
+            echo "prepare: NOTE the $b build failed (its JavaCPP preset is not in the Maven repository?);" \
+                 "carrying the others"
+        fi
+    done
     timeout "$PREPARE_S" mvn -B -ntp -q -DskipTests package test-compile
     cp target/cctk.jar "$DEV/cctk-cuda13.jar"
+    preset_check "$DEV/cctk-cuda13.jar" cuda13
+    glibc_floor "$DEV/cctk-cuda13.jar" cuda13
     cp -r target/test-classes "$DEV/test-classes"
     local m2=${HOME}/.m2/repository a
     for a in org.junit.platform:junit-platform-console-standalone:1.11.4 org.assertj:assertj-core:3.26.3 \
@@ -188,21 +256,24 @@ run_on_device() {
     export CCTK_JAVACPP_CACHE=${TMPDIR:-/tmp}/cctk-javacpp-device
     # the build whose CUDA major loads here: a load-only probe (versions, no GPU needed)
     # (one whose runtime major the driver supports first; else the first that loads, to reach the clear error)
-    local jar="" fallback="" major rt drv
-    for major in 13 12; do
-        [ -f "$DEV/cctk-cuda$major.jar" ] || continue
-        if step "load cuda$major" "${java[@]}" -cp "$DEV/cctk-cuda$major.jar:$DEV/test-classes" \
-                cctk.comm.nccl.RealLibrariesProbe versions > "$out/load-cuda$major.txt" 2>&1; then
-            cat "$out/load-cuda$major.txt" >> "$out/libs.txt"
-            rt=$(sed -n 's/^cudart 0 //p' "$out/load-cuda$major.txt")
-            drv=$(sed -n 's/^driver 0 //p' "$out/load-cuda$major.txt")
-            [ -n "$fallback" ] || fallback="$DEV/cctk-cuda$major.jar"
+    local jar="" fallback="" b rt drv
+    for b in $BUILDS; do
+        if [ ! -f "$DEV/cctk-$b.jar" ]; then
+            echo "device: no $DEV/cctk-$b.jar (prepare did not build it)"
+            continue
+        fi
+        if step "load $b" "${java[@]}" -cp "$DEV/cctk-$b.jar:$DEV/test-classes" \
+                cctk.comm.nccl.RealLibrariesProbe versions > "$out/load-$b.txt" 2>&1; then
+            { echo "== $b"; cat "$out/load-$b.txt"; } >> "$out/libs.txt"
+            rt=$(sed -n 's/^cudart 0 //p' "$out/load-$b.txt")
+            drv=$(sed -n 's/^driver 0 //p' "$out/load-$b.txt")
+            [ -n "$fallback" ] || fallback="$DEV/cctk-$b.jar"
             if [ -n "$rt" ] && [ -n "$drv" ] && [ $((drv / 1000)) -ge $((rt / 1000)) ]; then
-                jar="$DEV/cctk-cuda$major.jar"; break
+                jar="$DEV/cctk-$b.jar"; break
             fi
-            echo "device: the CUDA $major build loads, but the driver (CUDA $drv) is of an older major"
+            echo "device: the $b build loads, but the driver (CUDA $drv) is of an older major"
         else
-            echo "device: the CUDA $major build does not load here:"; tail -3 "$out/load-cuda$major.txt"
+            echo "device: the $b build does not load here:"; tail -3 "$out/load-$b.txt"
         fi
     done
     jar=${jar:-$fallback}
@@ -217,7 +288,7 @@ run_on_device() {
     if [ -z "$gpus" ] || [ "$gpus" = 0 ]; then
         # cctk run as a user starts it: without a GPU it must stop with exit 3 and one paragraph
         cctk_run "$out" "$jar"
-        no_gpu "$out" "$?"
+        no_gpu "$out" "$?" "$cp"
         return
     fi
     # most informative first: the GPU suite, NCCL's own log, the 2-GPU part; then cctk run and torch beside it
@@ -244,13 +315,24 @@ cctk_run() { # cctk_run OUT JAR: cctk run of device-gpu-one.yaml as a user start
 
 # No GPU answered: everything up to it passed; say so and stop (exit 5, or 0 where CI expects no GPU)
 no_gpu() {
-    local out=$1 run_rc=$2
+    local out=$1 run_rc=$2 cp=$3
     if [ "$run_rc" != 3 ] || grep -q $'\tat \|Exception' "$out/cctk-run.txt"; then
         echo "device: cctk run without a GPU should stop with exit 3 and one paragraph; it gave exit $run_rc"
         exit 1
     fi
+    # one step past cctk run's own check: cctk's non-blocking ncclCommInitRankConfig (world 1, its ncclConfig_t
+    # built through this build's preset) goes to the loaded NCCL, which must refuse it; cctk aborts the
+    # communicator once, on the driving thread, and says why in one paragraph
+    step "nccl init" "${java[@]}" -cp "$cp" cctk.comm.nccl.RealLibrariesProbe init > "$out/nccl-init.txt" 2>&1
+    if ! grep -q '^init ENVIRONMENT ' "$out/nccl-init.txt" || ! grep -qx 'aborts 1 aborted true' "$out/nccl-init.txt" \
+            || grep -q $'\tat ' "$out/nccl-init.txt"; then
+        echo "device: NCCL's init without a GPU should be refused in one paragraph and aborted once:"
+        cat "$out/nccl-init.txt"
+        exit 1
+    fi
+    sed -n 's/^init ENVIRONMENT /device: nccl init refused: /p' "$out/nccl-init.txt"
     echo "device: NO GPU: $(sed -n 's/^devices //p' "$out/devices.txt") — the recipe stops at the GPU boundary;" \
-         "libraries loaded, cctk run explained itself with exit 3" | tee "$out/no-gpu.txt"
+         "libraries loaded, cctk run explained itself with exit 3, NCCL refused cctk's init" | tee "$out/no-gpu.txt"
     [ "${CCTK_DEVICE_EXPECT_NO_GPU:-0}" = 1 ] && exit 0
     exit 5
 }

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Fetches NVIDIA's user-space libraries for the nccl backend's real-library tests on a machine without a GPU:
 #   - NCCL and the CUDA runtime as Python wheels (pip download --no-deps; a wheel is a zip), CUDA 13 and 12;
+#   - where the CUDA 12 wheels cannot be had (a package index without them): NVIDIA's CUDA 12.6 libcudart.so.12 and
+#     NCCL 2.23.4 (built for CUDA 12.6) from JavaCPP's redistributable jar on Maven Central
+#     (org.bytedeco:cuda:12.6-9.5-1.5.11:linux-x86_64-redist, 2 GB: the preset of the -Pcuda12-oldglibc build; only
+#     the two libraries are kept, the jar is deleted);
 #   - the driver's user-space library libcuda.so.1 from Debian's non-free archive (libcuda1; no kernel module is
 #     needed to load it), fetched with a private apt configuration so the system's sources stay as they are.
 # Everything lands in a cache outside the checkout (default /var/cache/cctk-nvidia, or $CCTK_NVIDIA_CACHE):
@@ -58,6 +62,42 @@ wheel() { # wheel MAJOR PACKAGE SONAME
     [ -e "$dest/$so" ] || echo "cu$major: $pkg has no $so" >> "$cache/missing.txt"
 }
 
+redist12() { # CUDA 12 libraries the wheels did not give, from JavaCPP's CUDA 12.6 redist jar (Maven Central)
+    local dest=$cache/cu12/lib want=() so
+    for so in libnccl.so.2 libcudart.so.12; do
+        [ -e "$dest/$so" ] || want+=("$so")
+    done
+    [ "${#want[@]}" -gt 0 ] || return 0
+    if ! command -v mvn >/dev/null; then
+        echo "cu12: no mvn to fetch JavaCPP's CUDA 12 redist jar" >> "$cache/missing.txt"
+        return 0
+    fi
+    local gav=org.bytedeco:cuda:12.6-9.5-1.5.11:jar:linux-x86_64-redist repo=$cache/m2-redist
+    local jar=$repo/org/bytedeco/cuda/12.6-9.5-1.5.11/cuda-12.6-9.5-1.5.11-linux-x86_64-redist.jar
+    echo "cu12: ${want[*]} from $gav (Maven Central)"
+    # a private local repository, removed afterwards: the 2 GB jar stays out of ~/.m2
+    (cd "$cache" && retry timeout 1800 mvn -B -ntp -q -Dmaven.repo.local="$repo" \
+        org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get -Dtransitive=false -Dartifact="$gav") \
+        || { echo "cu12: ${want[*]} ($gav)" >> "$cache/missing.txt"; rm -rf "$repo"; return 0; }
+    echo "cu12: $(basename "$jar") $(stat -c %s "$jar") bytes"
+    python3 - "$jar" "$dest" "${want[@]}" <<'PY'
+import os, sys, zipfile
+jar, dest, want = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+os.makedirs(dest, exist_ok=True)
+with zipfile.ZipFile(jar) as z:
+    for n in z.namelist():
+        base = os.path.basename(n)
+        if n.startswith("org/bytedeco/cuda/linux-x86_64/") and base in want:
+            with z.open(n) as src, open(os.path.join(dest, base), "wb") as out:
+                out.write(src.read())
+            print(f"  {base} {z.getinfo(n).file_size} bytes")
+PY
+    rm -rf "$repo"
+    for so in "${want[@]}"; do
+        [ -e "$dest/$so" ] || echo "cu12: $gav has no $so" >> "$cache/missing.txt"
+    done
+}
+
 driver() {
     local dest=$cache/driver/lib
     if [ -e "$dest/libcuda.so.1" ]; then
@@ -93,6 +133,11 @@ wheel 13 nvidia-nccl-cu13 libnccl.so.2
 wheel 13 nvidia-cuda-runtime libcudart.so.13
 wheel 12 nvidia-nccl-cu12 libnccl.so.2
 wheel 12 nvidia-cuda-runtime-cu12 libcudart.so.12
+if [ ! -e "$cache/cu12/lib/libnccl.so.2" ] || [ ! -e "$cache/cu12/lib/libcudart.so.12" ]; then
+    # the redist replaces what the wheels did not give: only what is still missing counts as missing
+    sed -i '/^cu12: /d' "$cache/missing.txt"
+    redist12
+fi
 driver
 {
     for f in "$cache"/cu13/lib/* "$cache"/cu12/lib/* "$cache"/driver/lib/*; do

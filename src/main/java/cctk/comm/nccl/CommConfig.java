@@ -20,6 +20,12 @@ final class CommConfig {
 
     /** NCCL_CONFIG_UNDEF_INT. */
     static final int UNDEF_INT = Integer.MIN_VALUE;
+    /**
+     * The magic of NCCL_CONFIG_INITIALIZER, 0xcafebeef in every nccl.h since 2.14 (NCCL checks it before reading
+     * the config). Spelled here: only the newest presets name it (NCCL_API_MAGIC, NCCL 2.30 in the CUDA 13 preset);
+     * the CUDA 12 presets (NCCL 2.27 and 2.23) have the literal in the macro only, which JavaCPP does not map.
+     */
+    static final int MAGIC = 0xcafebeef;
     private static final Set<String> SET_HERE = Set.of("size", "magic", "version", "blocking", "position",
             "getPointer", "capacity", "limit");
 
@@ -53,7 +59,7 @@ final class CommConfig {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("ncclConfig_t.size cannot be set: " + e, e);
         }
-        c.magic(nccl.NCCL_API_MAGIC);
+        c.magic(MAGIC);
         c.version(nccl.NCCL_VERSION_CODE);
         c.blocking(0);
         return c;
