@@ -10,19 +10,21 @@
 #                                        # cuda12"); whether a GPU answers; the GPU suite (NcclGpuTest,
 #                                        # world 1, default JIT warm-up), NCCL's own COLL log against what cctk
 #                                        # asked (NcclGpuMoreTest), the >= 2 GPU part where there are 2 GPUs;
+#                                        # the non-blocking communicator's deadlines (NcclNonBlockingGpuTest);
 #                                        # cctk run of scripts/device-gpu-one.yaml; PyTorch's all-reduce beside it
 #
 # With the session's run tool:  run(command="bash scripts/device-gpu-test.sh run", carry=["target/device"])
-# Results land in $OUT (or target/device-results): machine.txt, libs.txt, gpu-suite*.txt, coll-log.txt,
-# profile_nccl_world1_*.csv, torch.csv, compare.txt.
+# Results land in $OUT (or target/device-results): machine.txt, libs.txt, gpu-suite*.txt (gpu-suite-nonblocking.txt
+# among them), coll-log.txt, profile_nccl_world1_*.csv, torch.csv, compare.txt.
 # NVIDIA's libraries are looked for on the system, in every Python's nvidia/*/lib (site-packages of python3,
 # the user site, $VIRTUAL_ENV, $CONDA_PREFIX) and in $CCTK_NVIDIA_LIBS (a ':' list of directories).
 # Exit code: 0 all passed; 1 a part failed or an element was wrong; 3 no build loads here; 5 no GPU (reported
 # as such after everything up to the GPU passed; CCTK_DEVICE_EXPECT_NO_GPU=1, as in CI, makes that exit 0).
 # A lent device allows 600 s a command and 15 minutes in all: every step has its own limit (at most 540 s), and
 # the whole run a budget (CCTK_DEVICE_TOTAL_S, default 540 s so that it fits one command; at most 720 s). Steps run
-# most informative first (the GPU suite, then NCCL's COLL log, the 2-GPU part, cctk run, torch); a step whose time
-# is not left is skipped and named. "plan" prints the steps and their limits and runs nothing (a dry run).
+# most informative first (the GPU suite, then NCCL's COLL log, the 2-GPU part, the non-blocking communicator,
+# cctk run, torch); a step whose time is not left is skipped and named. "plan" prints the steps and their limits
+# and runs nothing (a dry run).
 # Without pip libraries (a box with the driver and a system CUDA/NCCL), the system's directories are used.
 # CCTK_DEVICE_BUILDS="cuda12-oldglibc" (or any of cuda13 cuda12 cuda12-oldglibc, in the order to try) picks the
 # builds run considers; CI runs each CUDA 12 build alone against CUDA 12 libraries this way.
@@ -43,8 +45,8 @@ OLDGLIBC_MAX=2.28
 # name:limit, in the order run uses them (a limit is also cut to the time the budget has left)
 PLAN=()
 for b in $BUILDS; do PLAN+=("load $b:90"); done
-PLAN+=("devices:60" "gpu-suite.txt:240" "gpu-suite-more.txt:150" "gpu-suite-2.txt:150" "cctk run:150" "torch:120"
-      "nccl init:60")   # the last only without a GPU
+PLAN+=("devices:60" "gpu-suite.txt:240" "gpu-suite-more.txt:150" "gpu-suite-2.txt:150"
+      "gpu-suite-nonblocking.txt:120" "cctk run:150" "torch:120" "nccl init:60")   # the last only without a GPU
 CARRY_LIMIT=$((64 * 1024 * 1024))
 JUNIT=junit-platform-console-standalone-1.11.4.jar
 
@@ -362,6 +364,11 @@ gpu_suite() {
     else
         echo "device: one GPU: the >= 2 GPU part (tag gpu2) does not run"
     fi
+    # the non-blocking communicator on a real GPU: an init whose peer never comes and a stuck stream end at
+    # their deadlines, aborted by the driving thread, without a crash
+    junit gpu-suite-nonblocking.txt "$cp" --select-class cctk.comm.nccl.NcclNonBlockingGpuTest --include-tag gpu \
+        || rc=1
+    tail -20 "$out/gpu-suite-nonblocking.txt"
     return "$rc"
 }
 

@@ -387,7 +387,9 @@ public final class Harness {
         loopNanos += mine.loopNanos();
         loops += mine.attempts();
         final int n = PointStats.encode(mine, comm.rank(), figures);
-        reduction.allReduce(figures, n, PointStats.RULE);
+        final cctk.spec.Benchmark.TimeAcrossRanks across = spec.benchmark().timeAcrossRanks();
+        reduction.allReduce(figures, n, PointStats.rule(across));
+        PointStats.finish(figures, n, across);
         dataNanos += figures[PointStats.DATA_NANOS];
         dataBytes += figures[PointStats.DATA_BYTES];
         row.repeats().add(figures, n, mine, check);

@@ -59,19 +59,21 @@ final class PointRows {
             p.op() == null ? null : p.op().specName(), root, layout.sizeBytes(), layout.count());
         final List<Row> rows = new ArrayList<>();
         if (!coll.carriesData() || b.inPlace().runsOutOfPlace()) {
-            rows.add(row(p, c, false, key, skipReason(coll, c, false, key, requested, comm, buffers, run), repeats));
+            rows.add(row(p, c, false, key, skipReason(coll, c, false, key, requested, comm, buffers, run), repeats,
+                b));
         }
         if (coll.carriesData() && b.inPlace().runsInPlace()) {
             final Result none = coll.hasInPlace() ? skipReason(coll, c, true, key, requested, comm, buffers, run)
                 : key.skipped(run, true, coll.type().specName() + " has no in-place form");
-            rows.add(row(p, c, true, key, none, repeats));
+            rows.add(row(p, c, true, key, none, repeats, b));
         }
         return rows;
     }
 
     private static Row row(final SweepPlan.Point p, final Case c, final boolean inPlace, final RowKey key,
-                           final Result skipped, final int repeats) {
-        return new Row(p, c, inPlace, key, skipped, skipped == null ? new RowRepeats(repeats) : null);
+                           final Result skipped, final int repeats, final Benchmark b) {
+        return new Row(p, c, inPlace, key, skipped, skipped == null ? new RowRepeats(repeats,
+            b.timeAcrossRanks().specName()) : null);
     }
 
     /** Why this row cannot be measured, as a skipped result; null when it can. */

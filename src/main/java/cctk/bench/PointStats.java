@@ -1,20 +1,28 @@
 package cctk.bench;
 
+import cctk.spec.Benchmark.TimeAcrossRanks;
+
 /**
  * What one point costs rank 0 to learn: every rank puts its {@link MeasureStep.Result} into one vector of
- * {@code SLOTS + iterations} numbers, {@link RankReduction} combines the vectors over all ranks with {@link #RULE},
- * and every rank reads the same figures back. Slot by slot: the largest per-rank mean (the reported time) and the
- * lowest rank that had it, the summed wrong elements, whether any rank did not check, the summed fill/check time
- * and bytes, the largest per-rank mean of the first timed loop, and then the iteration times of that slowest rank,
- * which travel with it: min, p50, p99 and cv are that rank's own ({@link IterationStats}), so the reported time, its
- * mean, always lies between its min and max.
+ * {@code SLOTS + iterations} numbers, {@link RankReduction} combines the vectors over all ranks with
+ * {@link #rule}, {@link #finish} completes them, and every rank reads the same figures back. Slot by slot: the
+ * reported time and the rank it came from, the summed wrong elements, whether any rank did not check, the summed
+ * fill/check time and bytes, the first timed loop's time, the number of ranks, and then the iteration times.
+ * The time across ranks ({@link TimeAcrossRanks}) decides the time and the iterations:
+ * <ul>
+ *   <li>{@code max}: the largest per-rank mean and the lowest rank that had it, whose own iteration times travel
+ *       with it: min, p50, p99 and cv are that slowest rank's ({@link IterationStats});</li>
+ *   <li>{@code mean}: the mean over ranks of the per-rank means (nccl-tests' default), and iteration by iteration
+ *       the mean over ranks of that iteration's time: min, p50, p99 and cv are over those means.</li>
+ * </ul>
+ * Either way the reported time is the mean of the iterations it reports, so it lies between their min and max.
  * <b>Note:</b> threadsafe (no state).
  */
 final class PointStats {
 
-    /** Max over ranks of the per-rank mean time, µs. */
+    /** The time across ranks, µs: the max, or (once {@link #finish}ed) the mean over ranks of the per-rank means. */
     static final int MEAN = 0;
-    /** The lowest rank whose mean is {@link #MEAN}. */
+    /** max: the lowest rank whose mean is {@link #MEAN}; mean: the lowest rank (0). */
     static final int SLOWEST = 1;
     /** Sum over ranks of wrong elements. */
     static final int WRONG = 2;
@@ -26,13 +34,17 @@ final class PointStats {
     static final int DATA_BYTES = 5;
     /** Sum over ranks of the bytes checked. */
     static final int CHECKED_BYTES = 6;
-    /** Max over ranks of the per-rank mean of the first timed loop (before any re-timing), µs. */
+    /** The per-rank mean of the first timed loop (before any re-timing) across ranks, as {@link #MEAN}, µs. */
     static final int FIRST_MEAN = 7;
+    /** The ranks combined. */
+    static final int RANKS = 8;
     /** Where the per-iteration times start. */
-    static final int SLOTS = 8;
+    static final int SLOTS = 9;
 
-    /** The combination rule of the vectors. */
+    /** The combination rule of the vectors: the max over ranks. */
     static final RankReduction.Rule RULE = PointStats::combine;
+    /** The combination rule of the vectors: the sums that the mean over ranks divides ({@link #finish}). */
+    static final RankReduction.Rule SUM_RULE = PointStats::sum;
 
     private PointStats() {
     }
@@ -53,7 +65,26 @@ final class PointStats {
         v[DATA_BYTES] = r.dataBytes();
         v[CHECKED_BYTES] = r.checkedBytes();
         v[FIRST_MEAN] = r.firstMeanUs();
+        v[RANKS] = 1;
         return SLOTS + t.length;
+    }
+
+    /** The rule that combines the vectors for {@code across}. */
+    static RankReduction.Rule rule(final TimeAcrossRanks across) {
+        return across == TimeAcrossRanks.MEAN ? SUM_RULE : RULE;
+    }
+
+    /** Completes a combined vector of {@code length} numbers: for the mean over ranks, divides the sums by W. */
+    static void finish(final double[] v, final int length, final TimeAcrossRanks across) {
+        if (across != TimeAcrossRanks.MEAN) {
+            return;
+        }
+        final double ranks = v[RANKS];
+        v[MEAN] /= ranks;
+        v[FIRST_MEAN] /= ranks;
+        for (int i = SLOTS; i < length; i++) {
+            v[i] /= ranks;
+        }
     }
 
     /** {@code into = into ∘ other}: commutative and associative, so every rank ends with the same numbers. */
@@ -69,6 +100,23 @@ final class PointStats {
         into[DATA_BYTES] += other[DATA_BYTES];
         into[CHECKED_BYTES] += other[CHECKED_BYTES];
         into[FIRST_MEAN] = Math.max(into[FIRST_MEAN], other[FIRST_MEAN]);
+        into[RANKS] += other[RANKS];
+    }
+
+    /** {@code into = into + other} for the mean over ranks: times summed, the rest as {@link #combine}. */
+    static void sum(final double[] into, final double[] other, final int length) {
+        into[MEAN] += other[MEAN];
+        into[SLOWEST] = Math.min(into[SLOWEST], other[SLOWEST]);
+        for (int i = SLOTS; i < length; i++) {
+            into[i] += other[i];
+        }
+        into[WRONG] += other[WRONG];
+        into[UNCHECKED] = Math.max(into[UNCHECKED], other[UNCHECKED]);
+        into[DATA_NANOS] += other[DATA_NANOS];
+        into[DATA_BYTES] += other[DATA_BYTES];
+        into[CHECKED_BYTES] += other[CHECKED_BYTES];
+        into[FIRST_MEAN] += other[FIRST_MEAN];
+        into[RANKS] += other[RANKS];
     }
 
     /** The row's time figures from a combined vector of {@code length} numbers. */

@@ -18,6 +18,7 @@ final class RowRepeats {
     private final double[] firsts;
     private final IterationStats[] stats;
     private final int[] iters;
+    private final String across;
     private int n;
     private int attempts;
     private int jit;
@@ -25,7 +26,9 @@ final class RowRepeats {
     private int keptDisturbed;
     private long wrong = -1;
 
-    RowRepeats(final int repeats) {
+    /** A row of {@code repeats} repeats whose time across ranks is {@code across} ({@code max} or {@code mean}). */
+    RowRepeats(final int repeats, final String across) {
+        this.across = across;
         means = new double[repeats];
         firsts = new double[repeats];
         stats = new IterationStats[repeats];
@@ -80,7 +83,7 @@ final class RowRepeats {
         final double spread = n < 2 ? Double.NaN : 100 * (hi - lo) / time;
         final double first = firsts[medianIndex(firsts)];
         return new Result.Obtained(n, iters[median], attempts, Numbers.significant(spread), Numbers.significant(lo),
-            Numbers.significant(hi), Numbers.significant(first), retimed());
+            Numbers.significant(hi), Numbers.significant(first), retimed(), across);
     }
 
     /** Why loops were timed again, or null: {@code "jit 2, gc 1; 1 kept disturbed"}. */

@@ -77,6 +77,7 @@ final class RunHeaders {
         a.put("repeats", b.repeats());
         a.put("retime", b.retime());
         a.put("window_ms", b.windowMillis());
+        a.put(Run.TIME_ACROSS_RANKS, b.timeAcrossRanks().specName());
         return a;
     }
 

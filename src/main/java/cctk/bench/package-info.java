@@ -1,2 +1,2 @@
-/** The harness: the sweep, warm-up, timing, the max over ranks, correctness checks, bus bandwidth. */
+/** The harness: the sweep, warm-up, timing, the time across ranks (max or mean), correctness checks, bus bandwidth. */
 package cctk.bench;

@@ -57,6 +57,15 @@ final class Candidates {
         }
     }
 
+    /** How a loop's time is made of the ranks' times. */
+    static final class TimeAcrossRanks implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(cctk.spec.Benchmark.TimeAcrossRanks.values())
+                .map(cctk.spec.Benchmark.TimeAcrossRanks::specName).iterator();
+        }
+    }
+
     /** The demos. */
     static final class Demos implements Iterable<String> {
         @Override

@@ -84,6 +84,11 @@ final class RunCommand implements Callable<Integer> {
             + " quicker calls run more iterations, up to 20 x iters (default: 10; 0: exactly iters, as nccl-tests).")
     Integer windowMillis;
 
+    @Option(names = "--time-across-ranks", paramLabel = "HOW", completionCandidates = Candidates.TimeAcrossRanks.class,
+            description = "Without SPEC: a loop's time from each rank's mean per call, ${COMPLETION-CANDIDATES}: the"
+            + " max over ranks (default) or the mean over ranks (nccl-tests' default, its -a 1).")
+    String timeAcrossRanks;
+
     @Option(names = "--in-place", paramLabel = "L", completionCandidates = Candidates.InPlace.class,
             description = "Without SPEC: buffer layouts, ${COMPLETION-CANDIDATES} (default: both).")
     String inPlace;
@@ -110,15 +115,15 @@ final class RunCommand implements Callable<Integer> {
             throw CctkException.usage("--grace: expected 0 to 3600 seconds, found " + graceSeconds + ".");
         }
         final LocalSpecs.Flags flags = new LocalSpecs.Flags(nproc, backend, collectives, sizes, dtypes, ops, warmup,
-                iters, checkIters, inPlace, output, repeats, retime, windowMillis);
+                iters, checkIters, inPlace, output, repeats, retime, windowMillis, timeAcrossRanks);
         final JobSpec job;
         if (specFile != null) {
             if (!nproc.isEmpty() || !collectives.isEmpty() || !sizes.isEmpty() || !dtypes.isEmpty() || !ops.isEmpty()
                     || warmup != null || iters != null || checkIters != null || inPlace != null || output != null
-                    || repeats != null || retime != null || windowMillis != null) {
+                    || repeats != null || retime != null || windowMillis != null || timeAcrossRanks != null) {
                 throw CctkException.usage("--nproc, --collectives, --sizes, --dtypes, --ops, --warmup, --iters,"
-                        + " --check-iters, --repeats, --retime, --window-ms, --in-place and --output build a spec; with"
-                        + " SPEC, edit the spec.");
+                        + " --check-iters, --repeats, --retime, --window-ms, --time-across-ranks, --in-place and"
+                        + " --output build a spec; with SPEC, edit the spec.");
             }
             job = SpecParser.parse(specFile);
             if (backend != null && !job.benchmark().backends().contains(backend)) {

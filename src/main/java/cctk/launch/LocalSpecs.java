@@ -54,10 +54,21 @@ public final class LocalSpecs {
      * @param repeats     timed repeats per point, or null
      * @param retime      false for raw measurement (no re-timing), or null
      * @param windowMillis the shortest timed loop in ms (0: exactly iters), or null
+     * @param timeAcrossRanks max or mean (a loop's time from each rank's mean per call), or null
      */
     public record Flags(List<Integer> nproc, String backend, List<String> collectives, List<String> sizes,
                         List<String> dtypes, List<String> ops, Integer warmup, Integer iters, Integer checkIters,
-                        String inPlace, Path output, Integer repeats, Boolean retime, Integer windowMillis) {
+                        String inPlace, Path output, Integer repeats, Boolean retime, Integer windowMillis,
+                        String timeAcrossRanks) {
+
+        /** The flags with the default time across ranks. */
+        public Flags(final List<Integer> nproc, final String backend, final List<String> collectives,
+                     final List<String> sizes, final List<String> dtypes, final List<String> ops,
+                     final Integer warmup, final Integer iters, final Integer checkIters, final String inPlace,
+                     final Path output, final Integer repeats, final Boolean retime, final Integer windowMillis) {
+            this(nproc, backend, collectives, sizes, dtypes, ops, warmup, iters, checkIters, inPlace, output, repeats,
+                retime, windowMillis, null);
+        }
     }
 
     private LocalSpecs() {
@@ -102,7 +113,7 @@ public final class LocalSpecs {
             new Benchmark.Imbalance(4.0, null), Benchmark.DEFAULT_TIMEOUT_SECONDS,
             Benchmark.DEFAULT_JIT_WARMUP_SECONDS, count("--repeats", f.repeats(), 1, Benchmark.DEFAULT_REPEATS),
             f.retime() == null || f.retime(), f.windowMillis() == null ? Benchmark.DEFAULT_WINDOW_MILLIS
-            : count("--window-ms", f.windowMillis(), 0, 0));
+            : count("--window-ms", f.windowMillis(), 0, 0), timeAcrossRanks(f.timeAcrossRanks()));
         final Cluster local = new Cluster("local", null, null, null, null, null, List.of(), List.of(), null, "java",
             null);
         final int ranks = Collections.max(nproc);
@@ -144,6 +155,17 @@ public final class LocalSpecs {
             throw CctkException.usage(flag + ": expected " + min + " to 1000000, found " + value + ".");
         }
         return value;
+    }
+
+    private static Benchmark.TimeAcrossRanks timeAcrossRanks(final String text) {
+        if (text == null) {
+            return Benchmark.TimeAcrossRanks.MAX;
+        }
+        final Benchmark.TimeAcrossRanks t = Benchmark.TimeAcrossRanks.bySpecName(text.trim().toLowerCase(Locale.ROOT));
+        if (t == null) {
+            throw CctkException.usage("--time-across-ranks: expected max or mean, found '" + Printable.of(text) + "'.");
+        }
+        return t;
     }
 
     private static Benchmark.InPlace inPlace(final String text) {

@@ -34,7 +34,7 @@ final class NcclBackendRun implements RankMain.BackendRun {
                 new Backends(env).ncclConfig(n.library(), n.devices(), n.timing()),
                 Duration.ofSeconds(spec.benchmark().timeoutSeconds()), env);
         try (NcclCommunicator comm = NcclSetup.open(request)) {
-            final String gpu = NcclSetup.describe(comm, env, context.rank().host());
+            final String gpu = NcclSetup.describe(comm, env);
             return new Harness(comm, store, spec, context.withRank(context.rank().withDevice(gpu))).sweep();
         }
     }

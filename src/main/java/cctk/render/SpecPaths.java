@@ -40,7 +40,8 @@ public final class SpecPaths {
                     resolve(base, "benchmark.alltoallv.matrix", b.alltoallv().matrixFile()));
             benchmark = new Benchmark(b.backends(), b.taskCounts(), b.collectives(), b.sizes(), b.dtypes(),
                     b.ops(), b.warmupIters(), b.iters(), b.checkIters(), b.inPlace(), b.root(), imbalance,
-                    b.timeoutSeconds(), b.jitWarmupSeconds(), b.repeats(), b.retime(), b.windowMillis());
+                    b.timeoutSeconds(), b.jitWarmupSeconds(), b.repeats(), b.retime(), b.windowMillis(),
+                    b.timeAcrossRanks());
         }
         final Path source = spec.source() == null ? null : base.resolve(spec.source()).normalize();
         return new JobSpec(source, job, cluster, spec.resources(), spec.ncclEnv(), spec.env(), benchmark,

@@ -42,7 +42,8 @@ public enum Column {
     REPEAT_MIN_US("repeat_min_us", Scope.ROW, Kind.NUMBER),
     REPEAT_MAX_US("repeat_max_us", Scope.ROW, Kind.NUMBER),
     FIRST_TIME_US("first_time_us", Scope.ROW, Kind.NUMBER),
-    RETIMED("retimed", Scope.ROW, Kind.TEXT);
+    RETIMED("retimed", Scope.ROW, Kind.TEXT),
+    TIME_ACROSS_RANKS("time_across_ranks", Scope.ROW, Kind.TEXT);
 
     /** Where a column appears. */
     public enum Scope {
@@ -155,6 +156,7 @@ public enum Column {
             case REPEAT_MAX_US -> finite(r.how().repeatMaxUs());
             case FIRST_TIME_US -> finite(r.how().firstTimeUs());
             case RETIMED -> r.how().retimed();
+            case TIME_ACROSS_RANKS -> r.how().timeAcrossRanks();
         };
     }
 

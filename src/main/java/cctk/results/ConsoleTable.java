@@ -18,7 +18,7 @@ public final class ConsoleTable {
 
     /** The two header lines, for {@code run}'s backend and world size. */
     public static List<String> header(final Run run) {
-        return List.of("# " + run.backend() + ", " + run.world() + " ranks: time = mean per rank, max over ranks,"
+        return List.of("# " + run.backend() + ", " + run.world() + " ranks: time = " + run.timeAcrossRanks() + ","
                 + " median of the repeats; spread = (slowest - fastest repeat) / time; loops = timed loops run"
                 + " / repeats"
                 + " (more: re-timed after a compile or a collection); 1 GB/s = 10^9 B/s",

@@ -202,6 +202,10 @@ final class NcclTestsText {
         if (warmup >= 0) {
             args.put("warmup_iters", (long) warmup);
         }
+        final String across = marker.get(Run.TIME_ACROSS_RANKS);
+        if ("max".equals(across) || "mean".equals(across)) {
+            args.put(Run.TIME_ACROSS_RANKS, across);
+        }
         final String key = backend + "/" + world;
         collective = coll;
         final String v = marker.getOrDefault("version", version);

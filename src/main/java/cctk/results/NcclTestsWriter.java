@@ -20,7 +20,8 @@ import java.util.Objects;
  * parsers) names the backend, world size and start, so {@code cctk report} reads the table back as the run it was.
  * Types and operators take nccl-tests' names ({@code float}, {@code none}); a layout that was not measured is left
  * blank (out-of-place) or cut (in-place), as nccl-tests does; a barrier, which moves no data, and skipped sizes are
- * left out. Times are cctk's (the mean per rank, the maximum over ranks).
+ * left out. Times are cctk's: the mean per rank, then the maximum or the mean over ranks, as the marker line's
+ * {@code time_across_ranks} says (nccl-tests itself averages over ranks by default, its {@code -a 1}).
  * <b>Note:</b> threadsafe (no state).
  */
 public final class NcclTestsWriter {
@@ -53,7 +54,7 @@ public final class NcclTestsWriter {
         line(w, "# cctk-run: backend=" + safe(run.backend()) + " world=" + run.world() + " start="
             + safe(Objects.toString(run.start(), "")) + " cluster=" + safe(Objects.toString(run.cluster(), ""))
             + " job=" + safe(Objects.toString(run.jobId(), "")) + " version=" + safe(Objects.toString(run.version(),
-            "")));
+            "")) + " time_across_ranks=" + safe(Objects.toString(run.args().get(Run.TIME_ACROSS_RANKS), "")));
         line(w, "# nThread 1 nGpus 1 minBytes " + min + " maxBytes " + max + " step: " + step(rs)
             + " warmup iters: " + arg(run, "warmup_iters") + " iters: " + arg(run, "iters")
             + " agg iters: 1 validation: " + (rs.stream().anyMatch(r -> r.wrong() >= 0) ? 1 : 0) + " graph: 0");

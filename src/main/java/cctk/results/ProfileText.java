@@ -39,7 +39,7 @@ final class ProfileText {
             lines.add("# jit warm-up before timing: " + jit.get("summary"));
         }
         lines.add("# " + how(run.args()));
-        lines.add("# time: us per call, mean per rank, max over ranks, median of the repeats | AlgBW = S/time | BusBW"
+        lines.add("# time: us per call, " + run.timeAcrossRanks() + ", median of the repeats | AlgBW = S/time | BusBW"
             + " = AlgBW x factor (nccl-tests) | spread: (slowest - fastest repeat) / time | loops: timed loops run");
         lines.add("# sizes in binary units (1 MiB = 2^20 bytes); bandwidths in GB/s (1 GB/s = 10^9 bytes/s)");
         return lines;

@@ -3,8 +3,10 @@ package cctk.results;
 /**
  * One measurement of a run: one row of the CSV and of the JSON's {@code rows}, as the harness makes it and as a
  * reader gets it back. Units: microseconds, GB/s (1e9 B/s), bytes. Timings are per call: {@code timeUs} is each
- * rank's mean over the timed iterations, then the max over ranks; min/p50/p99/cv are over that slowest rank's own
- * iterations (so min ≤ time). A skipped measurement carries its reason and NaN figures.
+ * rank's mean over the timed iterations, then the max over ranks (min/p50/p99/cv over that slowest rank's own
+ * iterations) or the mean over ranks (min/p50/p99/cv over each iteration's mean over ranks), as
+ * {@link Obtained#timeAcrossRanks} says; either way min ≤ time. A skipped measurement carries its reason and NaN
+ * figures.
  *
  * @param run        the run it belongs to
  * @param collective spec name, e.g. {@code all_reduce}
@@ -32,10 +34,10 @@ public record Result(Run run, String collective, String dtype, String op, int ro
 
     /**
      * How a row's figures were obtained. A point is timed {@code repeats} times in separate timed loops, interleaved
-     * with the other points of its size; each repeat's figure is the max over ranks of the per-rank mean, and the
-     * row's time is the median repeat's (of an even number, the slower of the two middle ones). A repeat's loop is
-     * timed again when a JIT compile or a collection ran on some rank while it ran (unless re-timing is off), so
-     * {@code attempts} counts every timed loop of the row.
+     * with the other points of its size; each repeat's figure is the max or the mean over ranks of the per-rank mean
+     * ({@code timeAcrossRanks}), and the row's time is the median repeat's (of an even number, the slower of the two
+     * middle ones). A repeat's loop is timed again when a JIT compile or a collection ran on some rank while it ran
+     * (unless re-timing is off), so {@code attempts} counts every timed loop of the row.
      *
      * @param repeats     timed repeats the figure is the median of (0: unknown)
      * @param iters       timed iterations in the median repeat's loop: the spec's {@code iters}, or more where a loop
@@ -47,14 +49,23 @@ public record Result(Run run, String collective, String dtype, String op, int ro
      * @param firstTimeUs the median over repeats of each repeat's first attempt: the time with no re-timing
      * @param retimed     why loops were timed again ({@code "jit 2, gc 1"}; {@code "; 1 kept disturbed"} when a
      *                    repeat was still disturbed on its last attempt), or null when none was
+     * @param timeAcrossRanks how a repeat's time was made of the ranks' means per call: {@code max} (the slowest
+     *                    rank's) or {@code mean} (their mean, nccl-tests' default); null when the file does not say
+     *                    (cctk before it could choose: max)
      */
     public record Obtained(int repeats, int iters, int attempts, double spreadPct, double repeatMinUs,
-                           double repeatMaxUs,
-                           double firstTimeUs, String retimed) {
+                           double repeatMaxUs, double firstTimeUs, String retimed, String timeAcrossRanks) {
 
         /** What a file that does not record it says: nothing. */
         public static final Obtained UNKNOWN = new Obtained(0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-            null);
+            null, null);
+
+        /** Figures whose time across ranks the file does not say. */
+        public Obtained(final int repeats, final int iters, final int attempts, final double spreadPct,
+                        final double repeatMinUs, final double repeatMaxUs, final double firstTimeUs,
+                        final String retimed) {
+            this(repeats, iters, attempts, spreadPct, repeatMinUs, repeatMaxUs, firstTimeUs, retimed, null);
+        }
 
         /** True when the file recorded how the row was obtained. */
         public boolean known() {

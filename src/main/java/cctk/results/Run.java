@@ -32,6 +32,8 @@ public record Run(String source, String version, String spec, String jobId, Stri
 
     /** The status of a run that stopped early. */
     public static final String INCOMPLETE = "INCOMPLETE";
+    /** The key of {@code args} that says how a loop's time is made of the ranks' ({@code max} or {@code mean}). */
+    public static final String TIME_ACROSS_RANKS = "time_across_ranks";
 
     public Run {
         ranks = List.copyOf(ranks);
@@ -74,6 +76,16 @@ public record Run(String source, String version, String spec, String jobId, Stri
     public Run ended(final String endStatus, final String endError) {
         return new Run(source, version, spec, jobId, cluster, backend, world, start, ranks, hosts, environment, args,
             references, endStatus, endError);
+    }
+
+    /**
+     * How the run's times were made of the ranks' means per call, in words for a header: {@code mean per rank, max
+     * over ranks} or {@code mean per rank, mean over ranks (nccl-tests' default)}. For the header of a run cctk
+     * measures, whose arguments say; a run that does not say is taken as max (cctk before it could choose).
+     */
+    public String timeAcrossRanks() {
+        return "mean".equals(args.get(TIME_ACROSS_RANKS)) ? "mean per rank, mean over ranks (time_across_ranks: mean,"
+            + " nccl-tests' default)" : "mean per rank, max over ranks (time_across_ranks: max)";
     }
 
     /** The short name plots and tables use: {@code tcp W=4}. */

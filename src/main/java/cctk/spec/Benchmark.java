@@ -28,11 +28,24 @@ import java.util.List;
  *                       (up to 3 more times); false: raw measurement, every first loop kept
  * @param windowMillis   the shortest a timed loop lasts: a loop of {@code iters} quicker calls runs more of them, up to
  *                       {@link #MAX_WINDOW_FACTOR} x iters (0: exactly iters, as nccl-tests)
+ * @param timeAcrossRanks how a loop's time is made of the ranks' times: each rank's mean per call, then the max over
+ *                       ranks (the default) or the mean over ranks (nccl-tests' default)
  */
 public record Benchmark(List<String> backends, List<Integer> taskCounts, List<CollectiveType> collectives,
                         List<MessageSize> sizes, List<DType> dtypes, List<ReduceOp> ops, int warmupIters,
                         int iters, int checkIters, InPlace inPlace, int root, Imbalance alltoallv,
-                        int timeoutSeconds, int jitWarmupSeconds, int repeats, boolean retime, int windowMillis) {
+                        int timeoutSeconds, int jitWarmupSeconds, int repeats, boolean retime, int windowMillis,
+                        TimeAcrossRanks timeAcrossRanks) {
+
+    /** A benchmark whose time across ranks is the max ({@link TimeAcrossRanks#MAX}, the default). */
+    public Benchmark(final List<String> backends, final List<Integer> taskCounts,
+                     final List<CollectiveType> collectives, final List<MessageSize> sizes, final List<DType> dtypes,
+                     final List<ReduceOp> ops, final int warmupIters, final int iters, final int checkIters,
+                     final InPlace inPlace, final int root, final Imbalance alltoallv, final int timeoutSeconds,
+                     final int jitWarmupSeconds, final int repeats, final boolean retime, final int windowMillis) {
+        this(backends, taskCounts, collectives, sizes, dtypes, ops, warmupIters, iters, checkIters, inPlace, root,
+            alltoallv, timeoutSeconds, jitWarmupSeconds, repeats, retime, windowMillis, TimeAcrossRanks.MAX);
+    }
 
     /** Repeats per point when the spec names none: the median of three stands against one disturbed loop. */
     public static final int DEFAULT_REPEATS = 3;
@@ -58,13 +71,19 @@ public record Benchmark(List<String> backends, List<Integer> taskCounts, List<Co
     /** The same benchmark with {@code n} repeats and re-timing on or off. */
     public Benchmark withRepeats(final int n, final boolean retimeLoops) {
         return new Benchmark(backends, taskCounts, collectives, sizes, dtypes, ops, warmupIters, iters, checkIters,
-            inPlace, root, alltoallv, timeoutSeconds, jitWarmupSeconds, n, retimeLoops, windowMillis);
+            inPlace, root, alltoallv, timeoutSeconds, jitWarmupSeconds, n, retimeLoops, windowMillis, timeAcrossRanks);
     }
 
     /** The same benchmark with timed loops of at least {@code millis} (0: exactly iters). */
     public Benchmark withWindow(final int millis) {
         return new Benchmark(backends, taskCounts, collectives, sizes, dtypes, ops, warmupIters, iters, checkIters,
-            inPlace, root, alltoallv, timeoutSeconds, jitWarmupSeconds, repeats, retime, millis);
+            inPlace, root, alltoallv, timeoutSeconds, jitWarmupSeconds, repeats, retime, millis, timeAcrossRanks);
+    }
+
+    /** The same benchmark with its time across ranks made by {@code t}. */
+    public Benchmark withTimeAcrossRanks(final TimeAcrossRanks t) {
+        return new Benchmark(backends, taskCounts, collectives, sizes, dtypes, ops, warmupIters, iters, checkIters,
+            inPlace, root, alltoallv, timeoutSeconds, jitWarmupSeconds, repeats, retime, windowMillis, t);
     }
 
     /** The most iterations a timed loop runs. */
@@ -84,6 +103,32 @@ public record Benchmark(List<String> backends, List<Integer> taskCounts, List<Co
     public static final int DEFAULT_TIMEOUT_SECONDS = 120;
     /** The size measured when the spec names none: 1 MiB. */
     public static final MessageSize DEFAULT_SIZE = new MessageSize(1L << 20, false);
+
+    /**
+     * How a timed loop's time is made of the ranks' own: every rank times its loop and takes its mean per call; the
+     * loop's time is then the largest of those means ({@link #MAX}: the slowest rank, what a job waits for; cctk's
+     * default) or their mean ({@link #MEAN}: nccl-tests' default, its {@code -a 1}; nccl-tests' src/common.cu sums
+     * the ranks' times and divides by their number). The spec's {@code benchmark.time_across_ranks}; every result
+     * file names the one a figure was made with.
+     */
+    public enum TimeAcrossRanks {
+        MAX, MEAN;
+
+        /** The spec's and the result files' name: {@code max}, {@code mean}. */
+        public String specName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** The one named {@code name} ({@code max} or {@code mean}), or null. */
+        public static TimeAcrossRanks bySpecName(final String name) {
+            for (final TimeAcrossRanks t : values()) {
+                if (t.specName().equals(name)) {
+                    return t;
+                }
+            }
+            return null;
+        }
+    }
 
     /** Buffer layouts: separate send and receive buffers, one shared buffer, or both. */
     public enum InPlace {

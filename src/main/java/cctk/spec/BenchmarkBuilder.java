@@ -54,9 +54,29 @@ final class BenchmarkBuilder {
         final int repeats = s.integer("repeats", 1, MAX_REPEATS, Benchmark.DEFAULT_REPEATS);
         final boolean retime = s.bool("retime", true);
         final int window = s.integer("window_ms", 0, MAX_WINDOW_MILLIS, Benchmark.DEFAULT_WINDOW_MILLIS);
+        final Benchmark.TimeAcrossRanks across = timeAcrossRanks(s);
         s.finish();
         return new Benchmark(backends, tasks, collectives, sizes, dtypes, ops, warmup, iters, checkIters, inPlace,
-                root, imbalance, timeout, jitWarmup, repeats, retime, window);
+                root, imbalance, timeout, jitWarmup, repeats, retime, window, across);
+    }
+
+    /** {@code time_across_ranks}: max (the default) or mean; anything else is a problem naming both. */
+    private static Benchmark.TimeAcrossRanks timeAcrossRanks(final Section s) {
+        final SpecValue v = s.get("time_across_ranks");
+        if (v == null) {
+            return Benchmark.TimeAcrossRanks.MAX;
+        }
+        final Benchmark.TimeAcrossRanks t = v.kind() == Kind.STRING ? Benchmark.TimeAcrossRanks.bySpecName(v.text())
+                : null;
+        if (t == null) {
+            final List<String> known = Arrays.stream(Benchmark.TimeAcrossRanks.values())
+                    .map(Benchmark.TimeAcrossRanks::specName).toList();
+            final String hint = v.kind() == Kind.STRING ? Suggestions.didYouMean(v.text(), known) : "";
+            s.problems().expected(v, s.keyPath("time_across_ranks"), "max or mean (each rank's mean per call, then"
+                    + " the max or the mean over ranks)", hint);
+            return Benchmark.TimeAcrossRanks.MAX;
+        }
+        return t;
     }
 
     private static List<String> backends(final Section s, final Resources r, final NcclOptions nccl) {

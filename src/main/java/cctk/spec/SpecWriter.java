@@ -131,6 +131,7 @@ public final class SpecWriter {
         m.add(entry("repeats", number(b.repeats())));
         m.add(entry("retime", plain(Tag.BOOL, Boolean.toString(b.retime()))));
         m.add(entry("window_ms", number(b.windowMillis())));
+        m.add(entry("time_across_ranks", string(b.timeAcrossRanks().specName())));
         return map(m);
     }
 

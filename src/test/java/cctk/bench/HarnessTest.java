@@ -208,4 +208,19 @@ class HarnessTest {
         assertThat(skewed.timeUs()).isEqualTo(5.0);
         assertThat(skewed.minUs()).isLessThanOrEqualTo(skewed.timeUs());
     }
+
+    /** The two definitions on the same times: the slowest rank's mean (max) and the mean of the ranks' (mean). */
+    @Test
+    void iterationStatsTakeTheMaxOrTheMeanOverRanksAsAsked() {
+        final List<double[]> perRank = List.of(new double[] {1, 2, 3, 10}, new double[] {4, 1, 1, 1});
+        assertThat(IterationStats.of(perRank, Benchmark.TimeAcrossRanks.MAX)).isEqualTo(IterationStats.of(perRank));
+        final IterationStats mean = IterationStats.of(perRank, Benchmark.TimeAcrossRanks.MEAN);
+        // per-rank means 4 and 1.75: the mean over ranks is 2.875, where the max says 4
+        assertThat(mean.timeUs()).isEqualTo(2.875);
+        // iteration by iteration over ranks: 2.5, 1.5, 2, 5.5
+        assertThat(mean.minUs()).isEqualTo(1.5);
+        assertThat(mean.p50Us()).isEqualTo(2.0);
+        assertThat(mean.p99Us()).isEqualTo(5.5);
+        assertThat(IterationStats.of(perRank).timeUs()).isEqualTo(4.0);
+    }
 }

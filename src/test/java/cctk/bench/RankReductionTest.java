@@ -67,6 +67,39 @@ class RankReductionTest {
         }
     }
 
+    /**
+     * time_across_ranks: mean, over the same three ranks: the mean of the per-rank means (nccl-tests' default), and
+     * iteration by iteration the mean over ranks, so min ≤ time ≤ max holds of the figures it reports.
+     */
+    @Test
+    void theMeanOverRanksAveragesTheMeansAndEachIteration() {
+        final List<double[]> got = ThreadCommunicator.run(3, ThreadCommunicator.shared(3), comm -> {
+            try (RankReduction red = new RankReduction(comm, PointStats.SLOTS + 3)) {
+                final double[][] times = {{1, 5, 0}, {4, 2, 3}, {3, 3, 3}};
+                final double[] v = new double[PointStats.SLOTS + 3];
+                final int n = PointStats.encode(new MeasureStep.Result(times[comm.rank()], comm.rank() + 1, 1, 0, 0,
+                    false, 0, 0, 100, 10, 30), comm.rank(), v);
+                red.allReduce(v, n, PointStats.rule(cctk.spec.Benchmark.TimeAcrossRanks.MEAN));
+                PointStats.finish(v, n, cctk.spec.Benchmark.TimeAcrossRanks.MEAN);
+                return v;
+            }
+        });
+        final org.assertj.core.data.Offset<Double> exact = org.assertj.core.api.Assertions.within(1e-12);
+        for (final double[] v : got) {
+            // per-rank means 2, 3, 3: the max would say 3
+            assertThat(v[PointStats.MEAN]).isCloseTo(8.0 / 3, exact);
+            assertThat(v[PointStats.FIRST_MEAN]).isCloseTo(2.0, exact);
+            assertThat(v[PointStats.RANKS]).isEqualTo(3.0);
+            assertThat(v[PointStats.DATA_NANOS]).isEqualTo(300);
+            final IterationStats s = PointStats.stats(v, PointStats.SLOTS + 3);
+            // the iterations' means over ranks: 8/3, 10/3, 2
+            assertThat(s.timeUs()).isCloseTo(8.0 / 3, exact);
+            assertThat(s.minUs()).isCloseTo(2.0, exact);
+            assertThat(s.p99Us()).isCloseTo(10.0 / 3, exact);
+            assertThat(s.minUs()).isLessThanOrEqualTo(s.timeUs());
+        }
+    }
+
     @Test
     void vectorsOfAnyLengthUpToTheCapacityFollowEachOther() {
         // loops that ran more iterations (a window to fill) make longer vectors than the one before

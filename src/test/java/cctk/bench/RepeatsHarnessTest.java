@@ -122,7 +122,32 @@ class RepeatsHarnessTest {
             "| loops: ", "# Time: rank 0 started in ");
         final String csv = Files.readString(HarnessTest.file(dir, ".csv"));
         assertThat(csv.lines().findFirst().orElseThrow()).endsWith(
-            "repeats,iters,attempts,spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed");
+            "repeats,iters,attempts,spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed,time_across_ranks");
+        // the default time across ranks, named in every file
+        assertThat(set.results()).allSatisfy(r -> assertThat(r.how().timeAcrossRanks()).isEqualTo("max"));
+        assertThat(csv.lines().skip(1)).allSatisfy(l -> assertThat(l).endsWith(",max"));
+        assertThat(text).contains("# time: us per call, mean per rank, max over ranks (time_across_ranks: max)");
+        assertThat(set.runs().get(0).args()).containsEntry("time_across_ranks", "max");
+    }
+
+    /** time_across_ranks: mean: the txt header, every CSV and JSON row and the JSON's args say so, and read back. */
+    @Test
+    void theMeanOverRanksIsNamedInEveryFile() throws IOException {
+        final StringWriter progress = new StringWriter();
+        final ResultSet set = run(twoCollectivesTwoSizes().withRepeats(1, false)
+            .withTimeAcrossRanks(Benchmark.TimeAcrossRanks.MEAN), progress);
+        assertThat(set.results()).hasSize(4).allSatisfy(r -> {
+            assertThat(r.how().timeAcrossRanks()).isEqualTo("mean");
+            assertThat(r.minUs()).isLessThanOrEqualTo(r.timeUs());
+            assertThat(r.p99Us()).isGreaterThanOrEqualTo(r.timeUs() * 0.999);
+        });
+        assertThat(set.runs().get(0).args()).containsEntry("time_across_ranks", "mean");
+        assertThat(Files.readString(HarnessTest.file(dir, ".txt"))).contains("# time: us per call, mean per rank,"
+            + " mean over ranks (time_across_ranks: mean, nccl-tests' default)");
+        final List<String> csv = Files.readAllLines(HarnessTest.file(dir, ".csv"));
+        assertThat(csv.get(0)).endsWith(",time_across_ranks");
+        assertThat(csv.subList(1, csv.size())).hasSize(4).allSatisfy(l -> assertThat(l).endsWith(",mean"));
+        assertThat(Files.readString(HarnessTest.file(dir, ".json"))).contains("\"time_across_ranks\": \"mean\"");
     }
 
     @Test

@@ -22,7 +22,7 @@ class RowRepeatsTest {
 
     @Test
     void theMedianRepeatIsReportedWithTheSpreadBetweenRepeatsAndTheFirstLoops() {
-        final RowRepeats r = new RowRepeats(3);
+        final RowRepeats r = new RowRepeats(3, "max");
         r.add(repeat(100, 100), PointStats.SLOTS + 2, loops(1, 0, 0, false), false);
         r.add(repeat(300, 900), PointStats.SLOTS + 2, loops(3, 1, 1, false), false);
         r.add(repeat(120, 500), PointStats.SLOTS + 2, loops(2, 1, 0, false), true);
@@ -41,12 +41,12 @@ class RowRepeatsTest {
 
     @Test
     void ofAnEvenNumberTheSlowerMiddleRepeatIsReportedAndOneRepeatHasNoSpread() {
-        final RowRepeats even = new RowRepeats(2);
+        final RowRepeats even = new RowRepeats(2, "max");
         even.add(repeat(10, 10), PointStats.SLOTS + 2, loops(1, 0, 0, false), false);
         even.add(repeat(20, 20), PointStats.SLOTS + 2, loops(4, 3, 0, true), true);
         assertThat(even.median().timeUs()).isEqualTo(20);
         assertThat(even.obtained().retimed()).isEqualTo("jit 3; 1 kept disturbed");
-        final RowRepeats one = new RowRepeats(1);
+        final RowRepeats one = new RowRepeats(1, "max");
         one.add(repeat(10, 10), PointStats.SLOTS + 2, loops(1, 0, 0, false), true);
         assertThat(one.obtained().spreadPct()).isNaN();
         assertThat(one.obtained().retimed()).isNull();

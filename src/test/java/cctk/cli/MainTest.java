@@ -42,6 +42,15 @@ class MainTest {
         assertThat(r.err()).contains("valdate").contains("validate").doesNotContain("at cctk.");
     }
 
+    /** --time-across-ranks builds a spec: with SPEC it is refused like the other such flags, and named. */
+    @Test
+    void theTimeAcrossRanksFlagIsRefusedBesideASpec() {
+        final Result r = cctk("run", "no-such-spec.yaml", "--time-across-ranks", "mean");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--time-across-ranks", "with SPEC, edit the spec");
+        assertThat(cctk("run", "--help").out()).contains("--time-across-ranks=HOW", "max, mean");
+    }
+
     /** A command that fails the way a bug in cctk does: an exception cctk did not mean to throw. */
     @picocli.CommandLine.Command(name = "boom")
     static final class Boom implements java.util.concurrent.Callable<Integer> {

@@ -80,6 +80,21 @@ class LocalSpecsTest {
             List.of(), List.of(), null, null, null, null, null, 0, null, null))).hasMessageStartingWith("--repeats: expected 1");
         assertThatThrownBy(() -> LocalSpecs.fromFlags(new LocalSpecs.Flags(List.of(2), null, List.of(), List.of(),
             List.of(), List.of(), null, null, null, "sometimes", null, null, null, null))).hasMessageStartingWith("--in-place:");
+        assertThatThrownBy(() -> LocalSpecs.fromFlags(new LocalSpecs.Flags(List.of(2), null, List.of(), List.of(),
+            List.of(), List.of(), null, null, null, null, null, null, null, null, "average")))
+            .hasMessage("--time-across-ranks: expected max or mean, found 'average'.");
+    }
+
+    /** --time-across-ranks: mean (nccl-tests' default) or max (the default, as a spec without the key). */
+    @Test
+    void theTimeAcrossRanksIsAFlagToo() {
+        for (final String t : List.of("mean", "MAX")) {
+            final Benchmark b = LocalSpecs.fromFlags(new LocalSpecs.Flags(List.of(2), null, List.of(), List.of(),
+                List.of(), List.of(), null, null, null, null, null, null, null, null, t)).benchmark();
+            assertThat(b.timeAcrossRanks().specName()).isEqualTo(t.toLowerCase(java.util.Locale.ROOT));
+        }
+        assertThat(LocalSpecs.fromFlags(flags(List.of(2), null, List.of(), List.of())).benchmark().timeAcrossRanks())
+            .isEqualTo(Benchmark.TimeAcrossRanks.MAX);
     }
 
     @Test

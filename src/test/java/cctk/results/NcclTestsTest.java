@@ -139,7 +139,7 @@ class NcclTestsTest {
     void cctksLayoutReadsBackAsTheRunItWasAndLinesUpWithNcclTestsColumns() throws IOException {
         final Run run = new Run("/r/profile_tcp_world4_20261124-173430.json", "0.1.0", null, "local-1", "local",
             "tcp", 4, "2026-11-24T17:34:30", List.of(new RankInfo(0, "vm", 11, 0, 0, "cpu", "lo")), List.of("vm"),
-            Map.of(), Map.of("iters", 5L, "warmup_iters", 2L), List.of(), "OK", null);
+            Map.of(), Map.of("iters", 5L, "warmup_iters", 2L, "time_across_ranks", "mean"), List.of(), "OK", null);
         final List<Result> rs = new ArrayList<>();
         for (final long size : new long[] {1_000_000, 10_000_000}) {
             for (final boolean inPlace : new boolean[] {false, true}) {
@@ -154,7 +154,8 @@ class NcclTestsTest {
         NcclTestsWriter.write(run, rs, w);
         final String text = w.toString();
         assertThat(text).contains("# Collective test starting: all_reduce_perf", "# Collective test starting: "
-            + "broadcast_perf", "# Collective test concluded: broadcast_perf", "# Out of bounds values : 0 OK");
+            + "broadcast_perf", "# Collective test concluded: broadcast_perf", "# Out of bounds values : 0 OK",
+            " time_across_ranks=mean\n");
         // nccl-tests' column layout: %12li  %12li  %8s  %6s  %6s, then   %7s  %6s  %6s  %6s per layout
         assertThat(text).contains("     1000000        250000     float     sum      -1   832.78    1.20    1.80"
             + "       0   832.78    1.20    1.80       0");
@@ -169,6 +170,7 @@ class NcclTestsTest {
             assertThat(r.world()).isEqualTo(4);
             assertThat(r.start()).isEqualTo("2026-11-24T17:34:30");
             assertThat(r.cluster()).isEqualTo("local");
+            assertThat(r.args()).containsEntry("time_across_ranks", "mean");
         });
         assertThat(back.results()).hasSize(6);
         for (int i = 0; i < 6; i++) {

@@ -133,7 +133,7 @@ class ResultFormatTest {
         assertThat(names).doesNotHaveDuplicates().hasSize(Column.values().length);
         assertThat(Column.csvHeader(false)).isEqualTo("backend,world_size,collective,dtype,op,root,size_bytes,"
             + "count,in_place,time_us,min_us,p50_us,p99_us,cv_pct,algbw_gbps,busbw_gbps,wrong,skipped,repeats,iters,attempts,"
-            + "spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed");
+            + "spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed,time_across_ranks");
         final Map<String, Object> row = ResultJson.row(results(run()).get(0));
         assertThat(row.keySet()).containsExactlyElementsOf(Column.csv(false).stream()
             .filter(c -> c.scope() == Column.Scope.ROW).map(Column::header).toList());

@@ -153,6 +153,7 @@ class ConfigsTest {
         assertThat(b.repeats()).isEqualTo(Benchmark.DEFAULT_REPEATS);
         assertThat(b.retime()).isTrue();
         assertThat(b.windowMillis()).isEqualTo(Benchmark.DEFAULT_WINDOW_MILLIS);
+        assertThat(b.timeAcrossRanks()).isEqualTo(Benchmark.TimeAcrossRanks.MAX);
     }
 
     @Test
@@ -162,7 +163,7 @@ class ConfigsTest {
                 + "resources: {nodes: 1, tasks_per_node: 4}\n"
                 + "benchmark: {tasks: 2, collectives: [all-reduce, broadcast], sizes: [1048576, 4MiB, 1MB],"
                 + " in_place: false, timeout: 2m, jit_warmup: 1m, alltoallv: {spread: 2.5, matrix: m.txt}, dtypes: float64,"
-                + " repeats: 5, retime: false, window_ms: 0}\n"));
+                + " repeats: 5, retime: false, window_ms: 0, time_across_ranks: mean}\n"));
         assertThat(s.job().timeLimit()).isEqualTo("01:30:00");
         assertThat(s.benchmark().taskCounts()).containsExactly(2);
         assertThat(s.benchmark().collectives()).containsExactly(CollectiveType.ALL_REDUCE, CollectiveType.BROADCAST);
@@ -174,6 +175,7 @@ class ConfigsTest {
         assertThat(s.benchmark().repeats()).isEqualTo(5);
         assertThat(s.benchmark().retime()).isFalse();
         assertThat(s.benchmark().windowMillis()).isZero();
+        assertThat(s.benchmark().timeAcrossRanks()).isEqualTo(Benchmark.TimeAcrossRanks.MEAN);
         assertThat(s.job().timeLimitSeconds()).isEqualTo(5400);
         assertThat(cctk.spec.Job.seconds("1-00:00:30")).isEqualTo(86_430);
         assertThat(s.benchmark().alltoallv().spread()).isEqualTo(2.5);

@@ -57,38 +57,64 @@ public final class NcclLibraries {
             + " ([^)\\s]+)\\))?");
     private static final Pattern NO_JNI = Pattern.compile("Could not find (jni\\w+) in class");
     private static final Pattern PLATFORM = Pattern.compile("Platform \"([^\"]+)\" not supported");
+    private static final String NCCL_SONAME = "libnccl.so.2";
 
     private static boolean loaded;
     private static CctkException failure;
+    /** The libnccl this process loaded, and the nccl.library that chose it (null: the library path). */
+    private static Path loadedNccl;
+    private static String loadedLibrary;
+    /** What chose JavaCPP's cache, for the paragraph of a load that failed on it. */
+    private static String cacheChosenBy = "";
 
     private NcclLibraries() {
     }
 
     /**
-     * Loads the libraries, or throws CctkException(ENVIRONMENT) explaining why not (the same one on every call).
+     * Loads the libraries, or throws CctkException(ENVIRONMENT) explaining why not (the same one on every call). A
+     * process holds one libnccl.so.2: once it is loaded, a call that chooses another file (another nccl.library, or
+     * another one first on LD_LIBRARY_PATH) is refused in one paragraph naming both, since every figure would come
+     * from the first.
      *
      * @param env     the process environment (cache location)
      * @param library a libnccl.so.2 file or its directory to use instead of the one on the library path, or null
      */
     public static synchronized void load(final Environment env, final String library) {
         if (loaded) {
+            final String other = SecondChoice.reason(loadedNccl, loadedLibrary, library, chosen(library,
+                    env.getOrDefault(EnvVar.LD_LIBRARY_PATH, ""), CUDA_MAJOR).get(NCCL_SONAME));
+            if (other != null) {
+                throw CctkException.environment(other);
+            }
             return;
         }
         if (failure != null) {
             throw failure;
         }
         try {
-            prepare(env, library);
+            final Path chosen = prepare(env, library).get(NCCL_SONAME);
             Loader.load(nccl.class);
             loaded = true;
+            loadedLibrary = library;
+            loadedNccl = mapped().stream().filter(m -> m.substring(m.lastIndexOf('/') + 1).startsWith("libnccl"))
+                    .findFirst().map(Path::of).orElse(chosen);
         } catch (LinkageError | RuntimeException e) {
-            failure = e instanceof CctkException c ? c
-                    : CctkException.environment(explain(chain(e), Loader.getPlatform(), CUDA_MAJOR, library), e);
+            failure = e instanceof CctkException c ? c : CctkException.environment(explain(chain(e), env, library), e);
             throw failure;
         }
     }
 
-    private static void prepare(final Environment env, final String library) {
+    /** The paragraph of a failed load: a library that a noexec mount kept from loading, else {@link #explain}. */
+    private static String explain(final String chain, final Environment env, final String library) {
+        final Path cache = Path.of(System.getProperty(CACHE_PROPERTY, cacheDir(env).toString()));
+        final String noexec = CacheMount.noexecReason(chain, cache, cacheChosenBy, CacheMount::of);
+        return noexec != null ? "The nccl backend cannot start on " + hostName() + ": " + noexec
+                : explain(chain, Loader.getPlatform(), CUDA_MAJOR, library);
+    }
+
+    /** Points JavaCPP at its cache and the chosen libraries, and loads those; returns them (soname to file). */
+    private static Map<String, Path> prepare(final Environment env, final String library) {
+        cacheChosenBy = CacheMount.chosenBy(env, System.getProperty(CACHE_PROPERTY) != null);
         if (System.getProperty(CACHE_PROPERTY) == null) {
             System.setProperty(CACHE_PROPERTY, cacheDir(env).toString());
         }
@@ -109,6 +135,7 @@ public final class NcclLibraries {
             // by absolute path: the dynamic linker then holds the soname, and the JNI libraries bind to this file
             System.load(f.toString());
         }
+        return chosen;
     }
 
     /**

@@ -262,7 +262,7 @@ public final class NcclSetup {
      * This rank's part of the header: GPU, PCI bus id, versions, how all-to-all runs and the transport NCCL chose
      * (from the NCCL_DEBUG_FILE after one small all-reduce has made it connect).
      */
-    public static String describe(final NcclCommunicator c, final Environment env, final String host) {
+    public static String describe(final NcclCommunicator c, final Environment env) {
         final var one = c.allocate(4);
         c.allReduce(one, one, 1, DType.FLOAT32, ReduceOp.SUM);
         c.synchronize();
@@ -283,7 +283,7 @@ public final class NcclSetup {
         sb.append(" alltoall ").append(c.nativeAllToAll() ? "ncclAlltoAll" : "grouped-send-recv");
         final String files = NcclLibraries.loadedFiles();
         sb.append(files.isEmpty() ? "" : " " + files);
-        sb.append(" transport ").append(TransportSummary.ofFile(env.get(EnvVar.NCCL_DEBUG_FILE), host,
+        sb.append(" transport ").append(TransportSummary.ofFile(env.get(EnvVar.NCCL_DEBUG_FILE),
                 ProcessHandle.current().pid()));
         prop.close();
         return sb.toString();

@@ -85,8 +85,17 @@ public final class TransportSummary {
         return sb.length() == 0 ? "none" : sb.toString();
     }
 
-    /** The summary of the file NCCL wrote for this process, or why there is none. */
-    public static String ofFile(final String pattern, final String host, final long pid) {
+    /**
+     * The summary of the file NCCL wrote for this process, or why there is none: its {@code %h} is this process's
+     * own host name ({@link #hostName}), as NCCL fills it, never Slurm's node name for it (the two differ where a
+     * site names its nodes one way for Slurm and another in the kernel).
+     */
+    public static String ofFile(final String pattern, final long pid) {
+        return ofFile(pattern, hostName(), pid);
+    }
+
+    /** The summary of the file NCCL wrote for the process {@code pid} on {@code host}, or why there is none. */
+    static String ofFile(final String pattern, final String host, final long pid) {
         if (pattern == null || pattern.isBlank()) {
             return "unknown (set nccl.debug: true to log it)";
         }
@@ -98,10 +107,36 @@ public final class TransportSummary {
         }
     }
 
-    /** NCCL_DEBUG_FILE with NCCL's %h (host) and %p (pid) filled in. */
+    /**
+     * NCCL_DEBUG_FILE with NCCL's %h (host) and %p (pid) filled in. NCCL's %h is gethostname(2)'s name cut at its
+     * first dot (its getHostName with '.' as the delimiter; NCCL's environment-variable documentation names %h the
+     * hostname).
+     */
     public static String debugFile(final String pattern, final String host, final long pid) {
-        // NCCL fills %h with the host name up to its first dot
         final int dot = host.indexOf('.');
         return pattern.replace("%h", dot < 0 ? host : host.substring(0, dot)).replace("%p", Long.toString(pid));
+    }
+
+    /**
+     * This process's host name as gethostname(2) returns it: on Linux the kernel's node name of the process's UTS
+     * namespace, which /proc/sys/kernel/hostname shows (read without any name service; not SLURMD_NODENAME, not a
+     * DNS name). Where /proc is not there, Java's own gethostname (InetAddress.getLocalHost, whose host name is the
+     * one gethostname gave it); "localhost" when even that fails.
+     */
+    static String hostName() {
+        try {
+            final String kernel = Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.UTF_8)
+                .strip();
+            if (!kernel.isEmpty()) {
+                return kernel;
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux's /proc: ask Java
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
     }
 }

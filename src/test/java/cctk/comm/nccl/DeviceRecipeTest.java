@@ -88,6 +88,34 @@ class DeviceRecipeTest {
                 .startsWith("budget 540 s");
     }
 
+    /**
+     * Every GPU test class (tag gpu) runs in the recipe: selected by its run, and its step named in the plan after
+     * the GPU suite and before cctk run (NcclNonBlockingGpuTest was left out before).
+     */
+    @Test
+    void everyGpuTestClassIsInTheRecipe() throws Exception {
+        final String script = Files.readString(Path.of("scripts/device-gpu-test.sh"));
+        final java.util.List<String> gpuClasses;
+        try (java.util.stream.Stream<Path> files = Files.walk(Path.of("src/test/java"))) {
+            gpuClasses = files.filter(f -> f.toString().endsWith(".java")).filter(f -> {
+                try {
+                    return Files.readString(f).contains("@Tag(\"gpu\")");
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).map(f -> Path.of("src/test/java").relativize(f).toString().replace('/', '.').replace(".java", ""))
+                    .toList();
+        }
+        assertThat(gpuClasses).contains("cctk.comm.nccl.NcclNonBlockingGpuTest", "cctk.comm.nccl.NcclGpuTest");
+        for (final String c : gpuClasses) {
+            assertThat(script).as(c).contains("--select-class " + c + " ");
+        }
+        final String plan = recipe("plan", Map.of());
+        assertThat(plan).contains("step gpu-suite-nonblocking.txt ");
+        assertThat(plan.indexOf("gpu-suite.txt")).isLessThan(plan.indexOf("gpu-suite-nonblocking.txt"));
+        assertThat(plan.indexOf("gpu-suite-nonblocking.txt")).isLessThan(plan.indexOf("cctk run"));
+    }
+
     /** A box with only the system's CUDA and NCCL (no pip wheels): their directories are used. */
     @Test
     void withoutPipLibrariesTheSystemsAreFound() throws Exception {

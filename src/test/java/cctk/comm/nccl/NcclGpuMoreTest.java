@@ -77,7 +77,7 @@ class NcclGpuMoreTest {
                 spec.nccl().config(false), Duration.ofSeconds(120), cctk.Environment.process());
         final StringWriter progress = new StringWriter();
         try (NcclCommunicator comm = NcclSetup.open(req)) {
-            final String line = NcclSetup.describe(comm, cctk.Environment.process(), "localhost");
+            final String line = NcclSetup.describe(comm, cctk.Environment.process());
             final RunContext ctx = new RunContext("gpu-test", Path.of("gpu.yaml"), "gpu",
                     new cctk.results.RankInfo(rank, "localhost", 0, rank, 0, line, "default"), out, Map.of());
             assertThat(new Harness(comm, store, spec, ctx, new PrintWriter(progress)).run())

@@ -78,7 +78,7 @@ class NcclGpuTest {
                 Duration.ofSeconds(120), cctk.Environment.process());
         final StringWriter progress = new StringWriter();
         try (NcclCommunicator comm = NcclSetup.open(req)) {
-            final String line = NcclSetup.describe(comm, cctk.Environment.process(), "localhost");
+            final String line = NcclSetup.describe(comm, cctk.Environment.process());
             System.out.println("cctk gpu test: " + line);
             assertThat(line).startsWith("gpu 0 ").contains(" nccl 2.");
             final RunContext ctx = new RunContext("gpu-test", Path.of("gpu.yaml"), "gpu",

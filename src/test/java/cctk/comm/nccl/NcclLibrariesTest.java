@@ -154,4 +154,28 @@ class NcclLibrariesTest {
         assertThat(NcclLibraries.chosen(null, path, 12)).containsOnlyKeys("libnccl.so.2");
         assertThat(NcclLibraries.chosen(null, "", 13)).isEmpty();
     }
+
+    /**
+     * A process holds one libnccl.so.2: a second choice of another file is refused naming both files; the same file
+     * again (its directory, its file, a link to it) or no choice at all passes.
+     */
+    @Test
+    void aSecondLibncclInOneProcessIsRefusedNamingBoth(@TempDir final Path d) throws Exception {
+        final Path first = Files.writeString(Files.createDirectories(d.resolve("a")).resolve("libnccl.so.2"), "a");
+        final Path other = Files.writeString(Files.createDirectories(d.resolve("b")).resolve("libnccl.so.2"), "b");
+        final Path link = Files.createSymbolicLink(Files.createDirectories(d.resolve("c")).resolve("libnccl.so.2"),
+                first);
+        final String text = SecondChoice.reason(first, first.getParent().toString(), other.getParent().toString(),
+                other);
+        assertThat(text).startsWith("The nccl backend cannot use " + other + " (nccl.library: " + other.getParent()
+                + ")").contains("already loaded " + first + " (nccl.library: " + first.getParent() + ")",
+                "the figures would be " + first + "'s", "a run of its own").doesNotContain("\n");
+        assertThat(SecondChoice.reason(first, null, null, other)).contains(other + " (first on LD_LIBRARY_PATH)");
+        assertThat(SecondChoice.reason(first, null, d.resolve("none").toString(), null)).contains("cannot use "
+                + d.resolve("none"));
+        assertThat(SecondChoice.reason(first, null, link.getParent().toString(), link)).isNull();
+        assertThat(SecondChoice.reason(first, first.toString(), first.getParent().toString(), first)).isNull();
+        assertThat(SecondChoice.reason(first, null, null, null)).isNull();
+        assertThat(SecondChoice.reason(null, null, "/x", other)).isNull();
+    }
 }

@@ -39,6 +39,8 @@ class NcclRealLibrariesIT {
 
     @TempDir
     Path dir;
+    /** JavaCPP's cache for the next child; null: one in the test's directory. */
+    private Path cache;
 
     record Run(int code, String out) {
     }
@@ -75,7 +77,7 @@ class NcclRealLibrariesIT {
         cmd.addAll(args);
         final ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).directory(dir.toFile());
         pb.environment().put("LD_LIBRARY_PATH", String.join(":", libs));
-        pb.environment().put("CCTK_JAVACPP_CACHE", dir.resolve("javacpp").toString());
+        pb.environment().put("CCTK_JAVACPP_CACHE", (cache == null ? dir.resolve("javacpp") : cache).toString());
         final Process p = pb.start();
         final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
@@ -259,6 +261,51 @@ class NcclRealLibrariesIT {
         assertThat(r.out()).contains("allreduce ENVIRONMENT The nccl backend cannot run all_reduce of 16 bytes on"
                 + " rank 0 (GPU 0): rank 0's communicator was aborted after an earlier failure", "aborts 1")
                 .doesNotContain("invalid argument", "comm argument is NULL");
+    }
+
+    /**
+     * A process holds one libnccl.so.2: after the real NCCL loaded from its directory, a second load asking for
+     * another libnccl.so.2 (a stub elsewhere) is refused naming both; the same file again in its file form, or no
+     * nccl.library with nothing else on the library path, passes.
+     */
+    @Test
+    void aSecondLibncclInOneProcessIsRefusedNamingBoth() throws Exception {
+        final Path copy = stubNccl("other", 23007);
+        final Run r = probe(List.of("-Dcctk.probe.library=" + CU13), List.of(DRIVER.toString()), "second",
+                CU13.resolve("libnccl.so.2").toString(), "-", copy.toString());
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).contains("second " + CU13.resolve("libnccl.so.2") + " ok", "second - ok",
+                "second " + copy + " ENVIRONMENT The nccl backend cannot use " + copy.resolve("libnccl.so.2")
+                + " (nccl.library: " + copy + ")", "already loaded " + CU13.resolve("libnccl.so.2")
+                + " (nccl.library: " + CU13 + ")");
+    }
+
+    /**
+     * JavaCPP's cache on a noexec tmpfs (root only; skipped loudly otherwise): cctk run stops with exit code 3 and
+     * one paragraph naming the cache, its mount and CCTK_JAVACPP_CACHE, not the generic load failure.
+     */
+    @Test
+    void aCacheOnANoexecMountIsNamedWithItsFix() throws Exception {
+        final Path mount = Files.createDirectories(dir.resolve("noexec"));
+        final Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "noexec,size=64m", "tmpfs",
+                mount.toString()).redirectErrorStream(true).start();
+        final String said = new String(m.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        if (!m.waitFor(30, TimeUnit.SECONDS) || m.exitValue() != 0) {
+            final String why = "a noexec tmpfs needs root (with CAP_SYS_ADMIN): " + said;
+            final String bar = "!".repeat(100);
+            System.out.println(bar + "\n!! SKIPPED, NOT PASSED: " + why + "\n" + bar);
+            Assumptions.abort("SKIPPED, NOT PASSED: " + why);
+        }
+        try {
+            cache = mount.resolve("cache");
+            environmentError("JavaCPP cache on a noexec mount", run(List.of(CU13.toString(), DRIVER.toString())),
+                    "JavaCPP's library cache " + cache + " (chosen by CCTK_JAVACPP_CACHE) is on a file system"
+                    + " mounted noexec (" + mount.toRealPath() + ")", "Set CCTK_JAVACPP_CACHE");
+        } finally {
+            cache = null;
+            final Process u = new ProcessBuilder("umount", "-l", mount.toString()).inheritIO().start();
+            u.waitFor(30, TimeUnit.SECONDS);
+        }
     }
 
     @Test

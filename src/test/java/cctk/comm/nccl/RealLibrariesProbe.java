@@ -10,7 +10,8 @@ import org.bytedeco.cuda.global.nccl;
  * A child process for {@link NcclRealLibrariesIT}: loads the real cudart/NCCL through cctk's loader (with the
  * built jar on the class path) and prints what they answer, one "key value" a line. Modes: versions, id (a real
  * NCCL unique id, hex), share DIR RANK (rank 0's id through a file store),
- * has SYMBOL, devices, setup (the checks NcclSetup.open makes before the GPU).
+ * has SYMBOL, devices, setup (the checks NcclSetup.open makes before the GPU), second LIBRARY... (a second load
+ * in the same process, each LIBRARY an nccl.library or - for none).
  * Exit code: 0, or the CctkException's exit code with its one paragraph on stderr.
  */
 public final class RealLibrariesProbe {
@@ -199,6 +200,17 @@ public final class RealLibrariesProbe {
             case "config" -> config();
             case "aborted" -> aborted();
             case "has" -> System.out.println("has " + args[1] + " " + NcclLibraries.has(args[1]));
+            case "second" -> {
+                // a second load in this process, each argument an nccl.library ("-": none)
+                for (int i = 1; i < args.length; i++) {
+                    try {
+                        NcclLibraries.load(cctk.Environment.process(), "-".equals(args[i]) ? null : args[i]);
+                        System.out.println("second " + args[i] + " ok");
+                    } catch (CctkException e) {
+                        System.out.println("second " + args[i] + " " + e.exitCode() + " " + e.getMessage());
+                    }
+                }
+            }
             case "devices" -> {
                 final int r = cudart.cudaGetDeviceCount(v);
                 System.out.println("devices " + r + " " + v[0] + " " + Cuda.text(r));

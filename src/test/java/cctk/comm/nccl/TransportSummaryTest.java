@@ -2,9 +2,11 @@ package cctk.comm.nccl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,5 +75,52 @@ class TransportSummaryTest {
         assertThat(TransportSummary.ofFile(pattern, "nid7.cluster.org", 42)).isEqualTo("net IB");
         assertThat(TransportSummary.ofFile(pattern, "nid8", 42)).startsWith("unknown (").endsWith("unreadable)");
         assertThat(TransportSummary.ofFile(null, "nid7", 42)).contains("nccl.debug: true");
+    }
+
+    /** The host name is gethostname(2)'s, as the hostname command prints it (it calls gethostname). */
+    @Test
+    void theHostIsTheKernelsAsGethostnameGivesIt() throws Exception {
+        final Process p = new ProcessBuilder("hostname").redirectErrorStream(true).start();
+        final String kernel = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(TransportSummary.hostName()).isEqualTo(kernel).isNotBlank();
+    }
+
+    /**
+     * NCCL fills %h from gethostname(2), cut at the first dot: in a UTS namespace whose host is nid7.cluster.org
+     * and where Slurm calls the node nid9, the file read is nid7's. Needs root (unshare --uts); skipped loudly
+     * otherwise.
+     */
+    @Test
+    void theDebugFileIsTheKernelHostsNotSlurms(@TempDir final Path dir) throws Exception {
+        Files.writeString(dir.resolve("nid7.log"), "x [0] NCCL INFO Using network IB\n");
+        Files.writeString(dir.resolve("nid9.log"), "x [0] NCCL INFO Using network Socket\n");
+        final Process probe = new ProcessBuilder("unshare", "--uts", "true").redirectErrorStream(true).start();
+        final String refused = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        if (!probe.waitFor(20, TimeUnit.SECONDS) || probe.exitValue() != 0) {
+            final String why = "TransportSummaryTest needs a UTS namespace of its own (root, unshare --uts): "
+                    + refused;
+            final String bar = "!".repeat(100);
+            System.out.println(bar + "\n!! SKIPPED, NOT PASSED: " + why + "\n" + bar);
+            org.junit.jupiter.api.Assumptions.abort("SKIPPED, NOT PASSED: " + why);
+        }
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final ProcessBuilder pb = new ProcessBuilder("unshare", "--uts", "sh", "-c", "hostname nid7.cluster.org"
+                + " && exec \"$0\" -cp \"$1\" \"$2\" \"$3\"", java, System.getProperty("java.class.path"),
+                HostMain.class.getName(), dir + "/%h.log").redirectErrorStream(true);
+        pb.environment().put("SLURMD_NODENAME", "nid9");
+        final Process p = pb.start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).contains("host nid7.cluster.org\n", "summary net IB\n");
+    }
+
+    /** The child of {@link #theDebugFileIsTheKernelHostsNotSlurms}: its host name and the summary it finds. */
+    public static final class HostMain {
+        public static void main(final String[] args) {
+            System.out.println("host " + TransportSummary.hostName());
+            System.out.println("summary " + TransportSummary.ofFile(args[0], ProcessHandle.current().pid()));
+        }
     }
 }
