@@ -157,6 +157,44 @@ class NcclRealLibrariesIT {
         }
     }
 
+    /**
+     * The same in the system's own directory: decoys in /usr/lib64, one of the preset's link paths, which JavaCPP
+     * searches before java.library.path, as a distribution's libnccl would lie there. It plants files in a system
+     * directory, so it runs only as root and only where asked (CI=true, or -Dcctk.systemDecoys=true); it never
+     * replaces a file that is there, and removes what it planted.
+     */
+    @Test
+    void decoysInUsrLib64LoseToTheChosenLibraries() throws Exception {
+        final Path lib64 = Path.of("/usr/lib64");
+        final boolean asked = "true".equals(System.getenv("CI")) || Boolean.getBoolean("cctk.systemDecoys");
+        if (!asked || !cctk.Strangers.canPlant() || !Files.isDirectory(lib64)
+                || Files.exists(lib64.resolve("libnccl.so.2")) || Files.exists(lib64.resolve("libcudart.so.13"))) {
+            final String text = "decoys in /usr/lib64 need root, CI=true (or -Dcctk.systemDecoys=true) and no"
+                    + " libnccl.so.2 or libcudart.so.13 there already";
+            System.out.println("!".repeat(100) + "\n!! SKIPPED, NOT PASSED: " + text + "\n" + "!".repeat(100));
+            Assumptions.abort("SKIPPED, NOT PASSED: " + text);
+        }
+        final Path built = Files.createDirectories(dir.resolve("system-decoy"));
+        compile(built, "libnccl.so.2", "int ncclGetVersion(int *v) { *v = 29903; return 0; }");
+        compile(built, "libcudart.so.13", "int cudaRuntimeGetVersion(int *v) { *v = 13999; return 0; }");
+        final List<Path> planted = new java.util.ArrayList<>();
+        try {
+            for (final String so : List.of("libnccl.so.2", "libcudart.so.13")) {
+                planted.add(Files.copy(built.resolve(so), lib64.resolve(so)));
+            }
+            final Run r = probe(List.of("-Dcctk.probe.library=" + CU13), List.of(CU13.toString(),
+                    DRIVER.toString()), "versions");
+            assertThat(r.code()).as(r.out()).isZero();
+            assertThat(r.out()).contains("cudart 0 13000", "nccl 0 2300", "loaded libcudart "
+                    + CU13.resolve("libcudart.so.13") + " libnccl " + CU13.resolve("libnccl.so.2"))
+                    .doesNotContain("29903", "13999", lib64.resolve("libnccl.so.2").toString());
+        } finally {
+            for (final Path p : planted) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
     private static void compile(final Path d, final String soname, final String code)
             throws IOException, InterruptedException {
         final Path c = Files.writeString(d.resolve(soname + ".c"), code + "\n");
