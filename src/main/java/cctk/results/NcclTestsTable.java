@@ -112,8 +112,9 @@ final class NcclTestsTable {
             p99 = NcclTestsText.decimal("i_p99", g.get(6));
             cv = NcclTestsText.decimal("i_cv%", g.get(7));
         }
-        return new Result(run, coll, dtype, op, root, size, count, inPlace, time, min, Double.NaN, p99, cv, alg, bus,
-            wrong, null);
+        final double[] bw = NcclTests.bandwidths(coll, run.world(), size, time, alg, bus);
+        return new Result(run, coll, dtype, op, root, size, count, inPlace, time, min, Double.NaN, p99, cv, bw[0],
+            bw[1], wrong, null);
     }
 
     /** True when the text after the preamble starts with a run of spaces where the out-of-place group would be. */

@@ -44,6 +44,22 @@ class NcclTestsReportTest {
         return Files.write(dir.resolve(name).resolve("profile_" + backend + "_world" + world + "_1.csv"), lines);
     }
 
+    /** A cctk run's CSV of backend nccl: all_reduce float32 sum, time = latency + size / bandwidth. */
+    private Path latencyAndBandwidth(final String name, final int world, final double latencyUs, final double gbps,
+                                     final long... sizes) throws IOException {
+        final List<String> lines = new ArrayList<>(List.of(cctk.results.Csvs.HEADER_BEFORE_REPEATS));
+        for (final long s : sizes) {
+            for (final boolean inPlace : new boolean[] {false, true}) {
+                final double t = latencyUs * (inPlace ? 1.0101 : 1) + s / gbps / 1e3;
+                final double alg = s / t / 1e3;
+                lines.add(String.format(Locale.ROOT, "nccl,%d,all_reduce,float32,sum,,%d,%d,%s,%s,%s,%s,%s,3,%s,%s,0,",
+                    world, s, s / 4, inPlace, t, t, t, t, alg, alg * 2 * (world - 1) / world));
+            }
+        }
+        Files.createDirectories(dir.resolve(name));
+        return Files.write(dir.resolve(name).resolve("profile_nccl_world" + world + "_1.csv"), lines);
+    }
+
     @Test
     void ncclTestsAndCctkShareOnePlot() throws Exception {
         final Path ours = cctk("ours", "tcp", 2, 1.5, 3, 1 << 20, 4 << 20, 16 << 20);
@@ -56,9 +72,9 @@ class NcclTestsReportTest {
         final ResultSet set = ResultReader.read(List.of(fixture("all_reduce_perf.txt"), ours));
         final XYChart c = (XYChart) PlotsTest.named(Plots.plan(set, 100L << 20), "all_reduce_busbw_vs_size").chart();
         assertThat(ChartModel.lines(c)).extracting(ChartModel.Line::name).containsExactly("nccl-tests W=8", "tcp W=2");
-        // nccl-tests' 8 B .. 64 B rows have a busbw of 0.00, which a log axis cannot show
-        assertThat(ChartModel.xLabels(c)).first().isIn("128 B", "256 B", "512 B");
-        assertThat(ChartModel.xLabels(c)).last().isIn("256 MiB", "512 MiB");
+        // nccl-tests' 8 B .. 64 B rows print a busbw of 0.00; computed again from their times, they are drawn too
+        assertThat(ChartModel.xLabels(c)).first().isIn("4 B", "8 B");
+        assertThat(ChartModel.xLabels(c)).last().isIn("256 MiB", "512 MiB", "1 GiB");
         assertThat(Files.readString(out.resolve("analysis.txt"))).contains("all_reduce float32 sum nccl-tests W=8: ");
     }
 
@@ -82,6 +98,40 @@ class NcclTestsReportTest {
         final Hostile.Outcome noisy = Hostile.cli("compare", log.toString(), w8.toString());
         assertThat(noisy.out()).contains("2 within noise").doesNotContain("REGRESSED");
         assertThat(noisy.code()).isZero();
+    }
+
+    /**
+     * Issue 26 item 4: a run compared with its own {@code --nccl-tests} export is unchanged, cell by cell, and the
+     * export read back keeps every row's busbw to the precision of its time column, the 8 B .. 64 B rows (printed
+     * 0.00) included. Before the bandwidths were computed again from size and time, those rows read back as 0 GB/s
+     * and the others to two decimals.
+     */
+    @Test
+    void aRunComparedWithItsOwnExportIsUnchanged() throws Exception {
+        final long[] sizes = new long[14];
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = 8L << (2 * i);
+        }
+        final Path ours = latencyAndBandwidth("own", 8, 28.50347, 102.3, sizes);
+        final Path out = dir.resolve("own-out");
+        assertThat(Hostile.cli("report", ours.toString(), "-o", out.toString(), "--nccl-tests").code()).isZero();
+        final Path table = out.resolve("nccl-tests/profile_nccl_world8_1.txt");
+        final Hostile.Outcome c = Hostile.cli("compare", ours.toString(), table.toString(), "--all");
+        assertThat(c.code()).as(c.out() + c.err()).isZero();
+        assertThat(c.out()).contains("28 compared").doesNotContain("IMPROVED", "REGRESSED")
+            .doesNotContainPattern("[0-9] +(0\\.99|1\\.01)x");
+        final ResultSet a = ResultReader.read(List.of(ours));
+        final ResultSet b = ResultReader.read(List.of(table));
+        assertThat(b.results()).hasSameSizeAs(a.results());
+        for (int i = 0; i < a.results().size(); i++) {
+            final cctk.results.Result x = a.results().get(i);
+            final cctk.results.Result y = b.results().get(i);
+            assertThat(y.sizeBytes()).isEqualTo(x.sizeBytes());
+            // the time column keeps 4 to 6 significant digits: 28.50, 5248.08
+            assertThat(y.busBw()).as("busbw at %d B", x.sizeBytes()).isCloseTo(x.busBw(),
+                org.assertj.core.data.Percentage.withPercentage(0.02));
+            assertThat(y.algBw()).isCloseTo(x.algBw(), org.assertj.core.data.Percentage.withPercentage(0.02));
+        }
     }
 
     @Test
