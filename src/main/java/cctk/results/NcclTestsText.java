@@ -24,10 +24,10 @@ import java.util.regex.Pattern;
  * the first {@code time} group is out-of-place, the second in-place; the per-iteration columns of {@code -I 1}
  * ({@code i_min i_max i_p99 i_cv%}) give the spread; {@code #wrong} may be {@code N/A}; older releases' {@code error}
  * column (a deviation, not a count) gives no count. A row without its out-of-place part (nccl-tests then prints
- * spaces) is in-place only. algbw and busbw are computed again from the size and the time, as nccl-tests computes
- * them before rounding ({@link NcclTests#bandwidths}): its two decimals print 0.00 for rows of a few bytes and cost
- * a table read back its precision. Rows that do not parse are named by line and skipped. Times are nccl-tests' (the mean
- * over iterations, averaged over ranks by default, {@code -a}), not cctk's maximum over ranks.
+ * spaces) is in-place only. algbw and busbw are computed again from the size and the time, as nccl-tests
+ * computes them before rounding ({@link NcclTests#bandwidths}): its two decimals print 0.00 for rows of a few bytes
+ * and cost a table read back its precision. Rows that do not parse are named by line and skipped. Times are
+ * nccl-tests' (the mean over iterations, averaged over ranks by default, {@code -a}), not cctk's maximum over ranks.
  * <b>Note:</b> not threadsafe; one per file.
  */
 final class NcclTestsText {
