@@ -4,13 +4,15 @@ import cctk.Printable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
  * The columns of one nccl-tests result table, read from its header line by name, and its rows read through them:
  * {@code size count type redop [root]}, then an out-of-place and an in-place group of {@code time algbw busbw
  * #wrong} (or {@code error} in releases before 2.13), each followed by {@code i_min i_max i_p99 i_cv%} when the test
- * ran with per-iteration timing; anything after the two groups (a timestamp) is ignored.
+ * ran with per-iteration timing; anything after the two groups (a timestamp) is ignored. A group whose time is
+ * {@code N/A} (how {@link NcclTestsWriter} prints a layout that was not measured) is no measurement.
  * <b>Note:</b> threadsafe (immutable).
  */
 final class NcclTestsTable {
@@ -85,14 +87,22 @@ final class NcclTestsTable {
                 rest.size()));
             out.add(group(g, true, run, coll, dtype, opName, root, size, count));
         }
+        out.removeIf(Objects::isNull);
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("has no measured layout (N/A in both)");
+        }
         return out;
     }
 
+    /** The measurement of one group, or null when its time is {@code N/A}. */
     private Result group(final List<String> g, final boolean inPlace, final Run run, final String coll,
                          final String dtype, final String op, final int root, final long size, final long count) {
         if (g.size() < 3) {
             throw new IllegalArgumentException("cut short (" + g.size() + " cells in the "
                 + (inPlace ? "in-place" : "out-of-place") + " group)");
+        }
+        if (g.get(0).equals("N/A")) {
+            return null;
         }
         final double time = NcclTestsText.decimal("time", g.get(0));
         if (!(time > 0)) {

@@ -115,7 +115,7 @@ class NcclTestsReportTest {
         final Path ours = latencyAndBandwidth("own", 8, 28.50347, 102.3, sizes);
         final Path out = dir.resolve("own-out");
         assertThat(Hostile.cli("report", ours.toString(), "-o", out.toString(), "--nccl-tests").code()).isZero();
-        final Path table = out.resolve("nccl-tests/profile_nccl_world8_1.txt");
+        final Path table = out.resolve("nccl-tests/profile_nccl_world8_1_all_reduce_perf.txt");
         final Hostile.Outcome c = Hostile.cli("compare", ours.toString(), table.toString(), "--all");
         assertThat(c.code()).as(c.out() + c.err()).isZero();
         assertThat(c.out()).contains("28 compared").doesNotContain("IMPROVED", "REGRESSED")
@@ -134,12 +134,51 @@ class NcclTestsReportTest {
         }
     }
 
+    /**
+     * Issue 26 item 7: one file per collective, as each nccl-tests binary prints one table, and every row with the
+     * same 13 fields: alltoallv, measured out-of-place only, prints N/A in its in-place cells, its count per peer
+     * (size / 4 B / 4 ranks, whole 16 bytes, as nccl-tests' count) and a step its sizes follow. Before: one file held both tests,
+     * alltoallv's rows had 9 fields, a count of the whole and {@code step: 0(bytes)}.
+     */
+    @Test
+    void oneTablePerCollectiveEachRowOfThirteenFields() throws Exception {
+        final List<String> lines = new ArrayList<>(List.of(cctk.results.Csvs.HEADER_BEFORE_REPEATS));
+        // alltoallv's sizes: the busiest rank's bytes after the 16-byte slices, not exactly 1, 2, 4 MiB
+        for (final long s : new long[] {1048560, 2097120, 4194288}) {
+            lines.add(String.format(Locale.ROOT, "tcp,4,alltoallv,float32,,,%d,%d,false,%s,1,1,1,3,%s,%s,0,", s,
+                s / 4, s / 1e3, 1.0, 0.75));
+            for (final boolean inPlace : new boolean[] {false, true}) {
+                lines.add(String.format(Locale.ROOT, "tcp,4,all_reduce,float32,sum,,%d,%d,%s,%s,1,1,1,3,%s,%s,0,",
+                    s + 16, (s + 16) / 4, inPlace, (s + 16) / 1e3, 1.0, 1.5));
+            }
+        }
+        Files.createDirectories(dir.resolve("two"));
+        final Path csv = Files.write(dir.resolve("two/profile_tcp_world4_1.csv"), lines);
+        final Path out = dir.resolve("two-out");
+        assertThat(Hostile.cli("report", csv.toString(), "-o", out.toString(), "--nccl-tests").code()).isZero();
+        try (var files = Files.list(out.resolve("nccl-tests"))) {
+            assertThat(files.map(p -> p.getFileName().toString()).sorted()).containsExactly(
+                "profile_tcp_world4_1_all_reduce_perf.txt", "profile_tcp_world4_1_alltoallv_perf.txt");
+        }
+        final Path v = out.resolve("nccl-tests/profile_tcp_world4_1_alltoallv_perf.txt");
+        final String text = Files.readString(v);
+        assertThat(text).containsOnlyOnce("# Collective test starting:").doesNotContain("all_reduce")
+            .contains("minBytes 1048560 maxBytes 4194288 step: 2(factor) ");
+        final List<String> rows = text.lines().filter(l -> !l.startsWith("#") && !l.isEmpty()).toList();
+        assertThat(rows).hasSize(3).allSatisfy(l -> assertThat(l.strip().split(" +")).hasSize(13));
+        assertThat(rows.get(0)).isEqualTo("     1048560         65532     float    none      -1  1048.56    1.00    0.75"
+            + "       0      N/A     N/A     N/A     N/A");
+        final ResultSet back = ResultReader.read(List.of(v));
+        assertThat(back.problems()).isEmpty();
+        assertThat(back.results()).hasSize(3).noneMatch(cctk.results.Result::inPlace);
+    }
+
     @Test
     void cctksTablesInNcclTestsLayoutReadBackAsTheSameMeasurements() throws Exception {
         final Path ours = cctk("ours", "tcp", 2, 1.5, 3, 1 << 20, 4 << 20);
         final Path out = dir.resolve("out");
         assertThat(Hostile.cli("report", ours.toString(), "-o", out.toString(), "--nccl-tests").code()).isZero();
-        final Path table = out.resolve("nccl-tests/profile_tcp_world2_1.txt");
+        final Path table = out.resolve("nccl-tests/profile_tcp_world2_1_all_reduce_perf.txt");
         assertThat(Files.readString(table)).startsWith("# Collective test starting: all_reduce_perf\n");
         final ResultSet a = ResultReader.read(List.of(ours));
         final ResultSet b = ResultReader.read(List.of(table));

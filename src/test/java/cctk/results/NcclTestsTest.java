@@ -152,7 +152,9 @@ class NcclTestsTest {
         }
         rs.add(Result.skipped(run, "broadcast", "bfloat16", null, 0, 1L << 40, 1L << 39, false, "out of memory"));
         final StringWriter w = new StringWriter();
-        NcclTestsWriter.write(run, rs, w);
+        for (final Map.Entry<String, List<Result>> e : NcclTestsWriter.byCollective(rs).entrySet()) {
+            NcclTestsWriter.write(run, e.getKey(), e.getValue(), w);
+        }
         final String text = w.toString();
         assertThat(text).contains("# Collective test starting: all_reduce_perf", "# Collective test starting: "
             + "broadcast_perf", "# Collective test concluded: broadcast_perf", "# Out of bounds values : 0 OK");
@@ -160,7 +162,7 @@ class NcclTestsTest {
         assertThat(text).contains("     1000000        250000     float     sum      -1   832.78    1.20    1.80"
             + "       0   832.78    1.20    1.80       0");
         assertThat(text).contains("    10000000       5000000  bfloat16    none       0  4104.92    2.44    2.44"
-            + "     N/A\n");
+            + "     N/A      N/A     N/A     N/A     N/A\n");
         assertThat(text).doesNotContain("1099511627776");
         final Path f = Files.writeString(dir.resolve("back.txt"), text);
         final ResultSet back = read(f);
