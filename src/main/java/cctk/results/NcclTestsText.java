@@ -42,7 +42,7 @@ final class NcclTestsText {
     private static final int MAX_RANKS = 1 << 14;
     private static final int MAX_LINE_PROBLEMS = 5;
     private static final Pattern RANK = Pattern.compile(
-        "#\\s+Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?Pid\\s+(\\d{1,12})\\s+on\\s+(\\S+)"
+        "#\\s+Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?(?:Pid\\s+(\\d{1,12})\\s+)?on\\s+(\\S+)"
             + "\\s+device\\s+(\\d{1,9})\\s*(.*)");
     private static final Pattern ITERS = Pattern.compile("(?<!warmup )(?<!agg )\\biters: (\\d{1,9})");
     private static final Pattern WARMUP = Pattern.compile("warmup iters: (\\d{1,9})");
@@ -70,6 +70,9 @@ final class NcclTestsText {
     private boolean recognised;
     private boolean blockReported;
     private int lineProblems;
+    /** The first table header in a layout cctk does not know, and its line number (0: none). */
+    private String unknown;
+    private long unknownAt;
 
     private NcclTestsText(final Path file, final List<String> problems, final UnaryOperator<String> names) {
         this.file = file;
@@ -104,6 +107,18 @@ final class NcclTestsText {
         if (t.lineProblems > MAX_LINE_PROBLEMS) {
             problems.add(file + ": " + (t.lineProblems - MAX_LINE_PROBLEMS) + " more bad rows skipped");
         }
+        if (t.unknownAt > 0) {
+            problems.add(file + ":" + t.unknownAt + ": a result table whose header, '" + header(t.unknown)
+                + "', is in no layout nccl-tests has printed that cctk knows: it"
+                + " reads 'size count type [redop] [root] time algbw busbw #wrong' (2.13 and later, with -I 1's"
+                + " i_min i_max i_p99 i_cv% after each busbw group), the same with 'error' for '#wrong' (2019 to"
+                + " 2.12), and 'bytes N type op|root time algbw busbw res' in milliseconds (2017 to early 2019);"
+                + (t.out.isEmpty() ? " the file's rows were not read, and it is skipped" : " that table's rows were"
+                + " not read, the other tables' are kept"));
+            if (t.out.isEmpty()) {
+                return new Read(t.out, true);
+            }
+        }
         if (t.recognised && t.out.isEmpty() && t.lineProblems == 0 && !t.blockReported) {
             problems.add(file + ": nccl-tests output without a measured row (the test did not run?)");
         }
@@ -114,6 +129,10 @@ final class NcclTestsText {
         final String l = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
         if (l.startsWith("#")) {
             comment(l);
+            if (unknownAt == 0 && NcclTestsTable.looksLikeHeader(l)) {
+                unknownAt = number;
+                unknown = l;
+            }
         } else if (table != null && !l.isBlank() && Character.isDigit(l.strip().charAt(0))) {
             row(l, number);
         }
@@ -169,6 +188,9 @@ final class NcclTestsText {
     }
 
     private void rank(final Matcher r) {
+        if (table != null) {
+            newTest();
+        }
         final int group = r.group(2) == null ? 0 : Integer.parseInt(r.group(2));
         if (firstGroup < 0) {
             firstGroup = group;
@@ -176,7 +198,7 @@ final class NcclTestsText {
         groups.merge(group, 1, Integer::sum);
         if (ranks.size() < MAX_RANKS) {
             ranks.add(new RankInfo(Integer.parseInt(r.group(1)), names.apply(Printable.of(r.group(4))),
-                Long.parseLong(r.group(3)), 0, 0, Printable.of(("device " + r.group(5) + " " + r.group(6)).strip()),
+                r.group(3) == null ? 0 : Long.parseLong(r.group(3)), 0, 0, Printable.of(("device " + r.group(5) + " " + r.group(6)).strip()),
                 ""));
         }
     }
@@ -263,6 +285,12 @@ final class NcclTestsText {
             throw new IllegalArgumentException(column + " '" + shorten(text) + "' is not a finite number");
         }
         return v;
+    }
+
+    /** A header line as one line of at most 120 printable characters, its runs of spaces made one. */
+    private static String header(final String line) {
+        final String h = Printable.of(line.substring(1).strip().replaceAll("\\s+", " "));
+        return h.length() > 120 ? h.substring(0, 120) + "..." : h;
     }
 
     private static String shorten(final String s) {

@@ -173,6 +173,22 @@ class NcclTestsReportTest {
         assertThat(back.results()).hasSize(3).noneMatch(cctk.results.Result::inPlace);
     }
 
+    /**
+     * Issue 26 item 9: a log in no nccl-tests layout cctk knows is refused naming its file and line, without advice to
+     * run cctk (the file was found; its layout is the trouble). Before: "Run 'cctk run SPEC' first".
+     */
+    @Test
+    void aLogInAnUnknownLayoutIsRefusedByFileAndLineWithoutAdviceToRunCctk() throws Exception {
+        final Path log = Files.write(dir.resolve("all_reduce_perf.log"), List.of("# nThread 1 nGpus 1 iters: 20",
+            "#  Rank  0 Group  0 Pid    101 on         n1 device  0 [0000:07:00] GPU",
+            "#      bytes    elements     dtype    time   algbw   busbw   errors",
+            "           8           2     float    9.10    0.00    0.00        0"));
+        final Hostile.Outcome r = Hostile.cli("report", log.toString(), "-o", dir.resolve("o").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains(log + ":3: a result table whose header", "no results to report")
+            .doesNotContain("cctk run");
+    }
+
     @Test
     void cctksTablesInNcclTestsLayoutReadBackAsTheSameMeasurements() throws Exception {
         final Path ours = cctk("ours", "tcp", 2, 1.5, 3, 1 << 20, 4 << 20);
