@@ -14,8 +14,9 @@ import java.util.function.UnaryOperator;
  * of {@code time algbw busbw #wrong} (or {@code error} in releases before 2.13), each followed by {@code i_min i_max
  * i_p99 i_cv%} when the test ran with per-iteration timing. Releases before the resync with NCCL 2.4 (March 2019)
  * name the columns {@code bytes N type op|root time algbw busbw res} and print times in milliseconds, read as
- * such (the layouts are nccl-tests' {@code src/*.cu} and {@code src/common.cu} over its history on GitHub); anything after the two groups (a timestamp) is ignored. A group whose time is
- * {@code N/A} (how {@link NcclTestsWriter} prints a layout that was not measured) is no measurement.
+ * such (the layouts are those of nccl-tests' per-collective sources and {@code src/common.cu} over its history on
+ * GitHub); anything after the two groups (a timestamp) is ignored. A group whose time is {@code N/A} (how
+ * {@link NcclTestsWriter} prints a layout that was not measured) is no measurement.
  * <b>Note:</b> threadsafe (immutable).
  */
 final class NcclTestsTable {
