@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * {@code # Collective test starting: all_reduce_perf} names the test (older releases print no such line: then the file
  * name must name it), the {@code # nThread ... iters: 20 ...} line the iterations, the {@code #  Rank  0 Group  0 Pid
  * ... on HOST device ...} lines the ranks (the first releases print no {@code Group} and no {@code Pid}; a rank line
- * after a table starts the next test) (the world size is the number of ranks in the first rank's group), and the
+ * after a table starts the next test; the world size is the number of ranks in the first rank's group), and the
  * table header ({@code # size count type redop root time algbw busbw #wrong time ...}) the columns, read by name:
  * the first {@code time} group is out-of-place, the second in-place; the per-iteration columns of {@code -I 1}
  * ({@code i_min i_max i_p99 i_cv%}) give the spread; {@code #wrong} may be {@code N/A}; older releases' {@code error}
