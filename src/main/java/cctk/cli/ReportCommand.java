@@ -110,6 +110,14 @@ final class ReportCommand implements Callable<Integer> {
         if (set.results().isEmpty() && !diagnoses.isEmpty()) {
             return set.problems().isEmpty() ? ExitCode.OK.code() : ExitCode.USAGE.code();
         }
+        // a file that was found but not read (an nccl-tests layout cctk does not know) is explained above; running
+        // cctk is advice only where no result file was found at all
+        if (set.results().isEmpty() && set.problems().stream().anyMatch(p -> !p.endsWith(" in this directory")
+            && !p.endsWith(": no such file or directory"))) {
+            throw CctkException.usage("no results to report: none of " + Printable.of(inputs.toString()) + " held a"
+                + " result cctk could read (cctk's profile_*.csv or .json, nccl-tests' text or -J JSON); why is"
+                + " said above, file by file.");
+        }
         if (set.results().isEmpty()) {
             throw CctkException.usage("no results to report: none of " + Printable.of(inputs.toString()) + " held a"
                 + " readable cctk result (profile_*.csv or .json). Run 'cctk run SPEC' first, or name the results"

@@ -2,6 +2,7 @@ package cctk.report;
 
 import cctk.OwnerFiles;
 import cctk.results.NcclTestsWriter;
+import cctk.results.Result;
 import cctk.results.ResultSet;
 import cctk.results.Run;
 import java.io.IOException;
@@ -9,12 +10,13 @@ import java.io.Writer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code cctk report --nccl-tests}: every run of the report in nccl-tests' text layout ({@link NcclTestsWriter}), one
- * file per run in {@value #DIRECTORY}/, named after the run's result file ({@code
- * profile_tcp_world4_20261124-173430.txt}) through {@link FileNames}, so that parsers of nccl-tests logs read cctk's
- * results and {@code cctk report} reads them back.
+ * file per run and collective in {@value #DIRECTORY}/, as each nccl-tests binary writes one table, named after the
+ * run's result file and the binary ({@code profile_tcp_world4_20261124-173430_all_reduce_perf.txt}) through
+ * {@link FileNames}, so that parsers of nccl-tests logs read cctk's results and {@code cctk report} reads them back.
  * <b>Note:</b> threadsafe (no state).
  */
 final class NcclTestsExport {
@@ -25,18 +27,21 @@ final class NcclTestsExport {
     private NcclTestsExport() {
     }
 
-    /** Writes one file per run into {@code dir}; returns them. */
+    /** Writes one file per run and collective into {@code dir}; returns them. */
     static List<Path> write(final ResultSet set, final Path dir) throws IOException {
         final FileNames names = new FileNames();
         final List<Path> out = new ArrayList<>();
         for (final Run run : set.runs()) {
-            final Path file = dir.resolve(names.name(stem(run), ".txt"));
-            try (Writer w = OwnerFiles.text(file)) {
-                NcclTestsWriter.write(run, set.of(run), w);
-            } catch (final IOException e) {
-                throw ReportWriter.named(file, e);
+            for (final Map.Entry<String, List<Result>> e : NcclTestsWriter.byCollective(set.of(run)).entrySet()) {
+                final Path file = dir.resolve(names.name(stem(run) + "_" + NcclTestsWriter.program(e.getKey()),
+                    ".txt"));
+                try (Writer w = OwnerFiles.text(file)) {
+                    NcclTestsWriter.write(run, e.getKey(), e.getValue(), w);
+                } catch (final IOException x) {
+                    throw ReportWriter.named(file, x);
+                }
+                out.add(file);
             }
-            out.add(file);
         }
         return out;
     }

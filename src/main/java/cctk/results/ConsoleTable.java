@@ -5,7 +5,11 @@ import java.util.List;
 /**
  * The rows of a run as they are measured, for the console: one line per point in the columns of nccl-tests' table
  * (collective, type, operator, root, size in bytes, count, then time in µs, algbw and busbw in GB/s and #wrong, out of
- * place and in place). A measurement that did not happen shows {@code skipped} (its reason is in the files).
+ * place and in place). A measurement that did not happen shows {@code skipped} (its reason is in the files). Rows
+ * are printed as points complete, in the sweep's order: size by size, the collectives of one size together (they
+ * are measured interleaved, so that a drift of the machine touches them alike); grouping them per collective, as
+ * nccl-tests' one table per binary does, would hold every row back until the sweep ends, so the header says the
+ * order instead and {@code cctk report --nccl-tests} writes the per-collective tables.
  * <b>Note:</b> threadsafe (no state).
  */
 public final class ConsoleTable {
@@ -21,7 +25,9 @@ public final class ConsoleTable {
         return List.of("# " + run.backend() + ", " + run.world() + " ranks: time = " + run.timeAcrossRanks() + ","
                 + " median of the repeats; spread = (slowest - fastest repeat) / time; loops = timed loops run"
                 + " / repeats"
-                + " (more: re-timed after a compile or a collection); 1 GB/s = 10^9 B/s",
+                + " (more: re-timed after a compile or a collection); 1 GB/s = 10^9 B/s; rows come as measured,"
+                + " size by size with the collectives of a size together (nccl-tests prints one table per"
+                + " collective: cctk report --nccl-tests writes those)",
             "#" + String.format(java.util.Locale.ROOT, LAYOUT, " collective", "type", "redop", "root", "size(B)",
                 "count").substring(1)
                 + String.format(java.util.Locale.ROOT, SIDE, "time(us)", "algbw", "busbw", "#wrong", "spread", "loops")

@@ -79,6 +79,40 @@ public final class NcclTests {
         return collective + "_perf";
     }
 
+    /**
+     * The busbw factor nccl-tests applies to {@code collective} on {@code world} ranks (the {@code *GetBw} function of
+     * its {@code src/<collective>.cu}: all_reduce 2(n-1)/n; all_gather, reduce_scatter, alltoall, alltoallv, gather
+     * and scatter (n-1)/n; broadcast, reduce and sendrecv 1), the same as cctk's for the collectives both measure;
+     * NaN for one whose algbw is not size / time (hypercube) or that is unknown (a barrier, which moves no data).
+     */
+    static double busFactor(final String collective, final int world) {
+        if (world < 1 || collective == null) {
+            return Double.NaN;
+        }
+        return switch (collective) {
+            case "all_reduce" -> 2.0 * (world - 1) / world;
+            case "all_gather", "reduce_scatter", "alltoall", "alltoallv", "gather", "scatter" -> (world - 1.0) / world;
+            case "broadcast", "reduce", "sendrecv" -> 1.0;
+            default -> Double.NaN;
+        };
+    }
+
+    /**
+     * {@code {algbw, busbw}} of a row from its size and time, as nccl-tests computes them before it rounds them to
+     * two decimals (algbw = size / time, busbw = algbw times {@link #busFactor}), so that rows of a few bytes, printed
+     * as 0.00, keep a bandwidth and a table read back matches the times it was written from; the printed figures
+     * where the collective's factor is unknown.
+     */
+    static double[] bandwidths(final String collective, final int world, final long sizeBytes, final double timeUs,
+                               final double printedAlg, final double printedBus) {
+        final double factor = busFactor(collective, world);
+        if (Double.isNaN(factor) || !(timeUs > 0)) {
+            return new double[] {printedAlg, printedBus};
+        }
+        final double alg = sizeBytes / timeUs / 1e3;
+        return new double[] {alg, alg * factor};
+    }
+
     /** nccl-tests' start time ({@code 2025-11-24 17:34:07}) as cctk writes it ({@code 2025-11-24T17:34:07}). */
     static String start(final String text) {
         return text != null && text.matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}") ? text.replace(' ', 'T')

@@ -16,7 +16,9 @@ import java.util.function.UnaryOperator;
  * {@code start_time} the start; each of {@code results} has {@code size}, {@code count}, {@code type},
  * {@code redop}, {@code root} (text), and {@code out_of_place} / {@code in_place} objects with {@code time} (us),
  * {@code alg_bw}, {@code bus_bw} and {@code nwrong} (null when not checked), and with {@code -I 1} the
- * {@code *_per_iter} objects' {@code min_us}, {@code p50_us}, {@code p99_us} and {@code cv_pct}. nccl-tests writes NaN
+ * {@code *_per_iter} objects' {@code min_us}, {@code p50_us}, {@code p99_us} and {@code cv_pct}; algbw and busbw are
+ * computed again from size and time ({@link NcclTests#bandwidths}: {@code %lf} keeps 6 decimals, which leaves the
+ * bandwidth of a few bytes 2 or 3 digits). nccl-tests writes NaN
  * as the text "nan": such a layout is left out. Only {@code NCCL_*} variables of its {@code env} are kept.
  * <b>Note:</b> threadsafe (no state).
  */
@@ -125,10 +127,11 @@ final class NcclTestsJson {
                 }
                 final Map<?, ?> it = r.get(key + "_per_iter") instanceof Map<?, ?> m ? m : Map.of();
                 final long wrong = g.get("nwrong") instanceof Number w ? Math.max(0, Math.round(w.doubleValue())) : -1;
+                final double[] bw = NcclTests.bandwidths(coll, run.world(), size, time, bw(key, g.get("alg_bw")),
+                    bw(key, g.get("bus_bw")));
                 out.add(new Result(run, coll, names.apply(Printable.of(NcclTests.dtype(type))), op == null ? null
                     : names.apply(Printable.of(op)), root, size, count, inPlace, time, num(it.get("min_us")),
-                    num(it.get("p50_us")), num(it.get("p99_us")), num(it.get("cv_pct")), bw(key, g.get("alg_bw")),
-                    bw(key, g.get("bus_bw")), wrong, null));
+                    num(it.get("p50_us")), num(it.get("p99_us")), num(it.get("cv_pct")), bw[0], bw[1], wrong, null));
             }
         }
         if (out.isEmpty()) {

@@ -4,13 +4,19 @@ import cctk.Printable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
  * The columns of one nccl-tests result table, read from its header line by name, and its rows read through them:
- * {@code size count type redop [root]}, then an out-of-place and an in-place group of {@code time algbw busbw
- * #wrong} (or {@code error} in releases before 2.13), each followed by {@code i_min i_max i_p99 i_cv%} when the test
- * ran with per-iteration timing; anything after the two groups (a timestamp) is ignored.
+ * {@code size count type [redop] [root]} (releases before 2.13 print per collective only those it takes: broadcast
+ * {@code root} where all_reduce has {@code redop}, all_gather neither), then an out-of-place and an in-place group
+ * of {@code time algbw busbw #wrong} (or {@code error} in releases before 2.13), each followed by {@code i_min i_max
+ * i_p99 i_cv%} when the test ran with per-iteration timing. Releases before the resync with NCCL 2.4 (March 2019)
+ * name the columns {@code bytes N type op|root time algbw busbw res} and print times in milliseconds, read as
+ * such (the layouts are those of nccl-tests' per-collective sources and {@code src/common.cu} over its history on
+ * GitHub); anything after the two groups (a timestamp) is ignored. A group whose time is {@code N/A} (how
+ * {@link NcclTestsWriter} prints a layout that was not measured) is no measurement.
  * <b>Note:</b> threadsafe (immutable).
  */
 final class NcclTestsTable {
@@ -19,12 +25,16 @@ final class NcclTestsTable {
     private static final long MAX_SIZE = 1L << 53;
     /** A row whose text after the preamble starts with this many spaces lacks its out-of-place group. */
     private static final int BLANK_GROUP = 20;
+    /** Microseconds in a millisecond: releases before March 2019 printed times in ms ({@code deltaSec * 1.0E3}). */
+    private static final double MS = 1e3;
 
     private final List<String> columns;
     private final int preamble;
     private final int width;
     private final boolean perIteration;
     private final boolean cpuTime;
+    /** Microseconds per unit of the time column: 1000 where the header says {@code bytes N} (milliseconds). */
+    private final double timeScale;
 
     private NcclTestsTable(final List<String> columns, final int preamble, final int width) {
         this.columns = columns;
@@ -32,13 +42,26 @@ final class NcclTestsTable {
         this.width = width;
         this.perIteration = columns.subList(preamble, Math.min(columns.size(), preamble + width)).contains("i_min");
         this.cpuTime = columns.get(preamble).equals("cputime");
+        this.timeScale = columns.get(0).equals("bytes") ? MS : 1;
     }
 
-    /** True for the header line of a result table: {@code #  size  count  type  redop ...  time  algbw  busbw}. */
+    /**
+     * True for the header line of a result table: {@code #  size  count  type  [redop]  [root]  time  algbw  busbw
+     * ...}, or before nccl-tests' resync with NCCL 2.4 (March 2019) {@code #  bytes  N  type  op|root  time  algbw
+     * busbw  res ...}.
+     */
     static boolean isHeader(final String line) {
         final List<String> t = tokens(line.substring(1));
-        return t.size() >= 7 && t.get(0).equals("size") && t.get(1).equals("count") && t.get(2).equals("type")
-            && (t.contains("time") || t.contains("cputime")) && t.contains("busbw");
+        return t.size() >= 7 && (t.get(0).equals("size") && t.get(1).equals("count") || t.get(0).equals("bytes")
+            && t.get(1).equals("N")) && t.get(2).equals("type") && (t.contains("time") || t.contains("cputime"))
+            && t.contains("busbw");
+    }
+
+    /** True for a line that names a table's columns ({@code time ... algbw}) in a layout {@link #isHeader} refuses. */
+    static boolean looksLikeHeader(final String line) {
+        final List<String> t = tokens(line.substring(1));
+        return !isHeader(line) && (t.contains("time") || t.contains("cputime"))
+            && (t.contains("algbw") || t.contains("busbw"));
     }
 
     /** The table of a header line ({@link #isHeader}). */
@@ -67,7 +90,8 @@ final class NcclTestsTable {
             throw new IllegalArgumentException("size and count must not be negative");
         }
         final String dtype = names.apply(Printable.of(NcclTests.dtype(t.get(2))));
-        final String op = preamble > 3 ? NcclTests.op(t.get(3)) : null;
+        final int opAt = columns.indexOf("redop") >= 0 ? columns.indexOf("redop") : columns.indexOf("op");
+        final String op = opAt >= 0 && opAt < preamble ? NcclTests.op(t.get(opAt)) : null;
         final String opName = op == null ? null : names.apply(Printable.of(op));
         final int rootAt = columns.indexOf("root");
         final int root = rootAt >= 0 && rootAt < preamble ? (int) NcclTestsText.whole("root", t.get(rootAt),
@@ -85,16 +109,24 @@ final class NcclTestsTable {
                 rest.size()));
             out.add(group(g, true, run, coll, dtype, opName, root, size, count));
         }
+        out.removeIf(Objects::isNull);
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("has no measured layout (N/A in both)");
+        }
         return out;
     }
 
+    /** The measurement of one group, or null when its time is {@code N/A}. */
     private Result group(final List<String> g, final boolean inPlace, final Run run, final String coll,
                          final String dtype, final String op, final int root, final long size, final long count) {
         if (g.size() < 3) {
             throw new IllegalArgumentException("cut short (" + g.size() + " cells in the "
                 + (inPlace ? "in-place" : "out-of-place") + " group)");
         }
-        final double time = NcclTestsText.decimal("time", g.get(0));
+        if (g.get(0).equals("N/A")) {
+            return null;
+        }
+        final double time = NcclTestsText.decimal("time", g.get(0)) * timeScale;
         if (!(time > 0)) {
             throw new IllegalArgumentException("time " + g.get(0) + " is not above 0");
         }
@@ -112,8 +144,9 @@ final class NcclTestsTable {
             p99 = NcclTestsText.decimal("i_p99", g.get(6));
             cv = NcclTestsText.decimal("i_cv%", g.get(7));
         }
-        return new Result(run, coll, dtype, op, root, size, count, inPlace, time, min, Double.NaN, p99, cv, alg, bus,
-            wrong, null);
+        final double[] bw = NcclTests.bandwidths(coll, run.world(), size, time, alg, bus);
+        return new Result(run, coll, dtype, op, root, size, count, inPlace, time, min, Double.NaN, p99, cv, bw[0],
+            bw[1], wrong, null);
     }
 
     /** True when the text after the preamble starts with a run of spaces where the out-of-place group would be. */

@@ -19,13 +19,16 @@ import java.util.regex.Pattern;
  * table that cctk wrote names, {@link NcclTestsWriter}). From the output, as nccl-tests documents and prints it:
  * {@code # Collective test starting: all_reduce_perf} names the test (older releases print no such line: then the file
  * name must name it), the {@code # nThread ... iters: 20 ...} line the iterations, the {@code #  Rank  0 Group  0 Pid
- * ... on HOST device ...} lines the ranks (the world size is the number of ranks in the first rank's group), and the
+ * ... on HOST device ...} lines the ranks (the first releases print no {@code Group} and no {@code Pid}; a rank line
+ * after a table starts the next test; the world size is the number of ranks in the first rank's group), and the
  * table header ({@code # size count type redop root time algbw busbw #wrong time ...}) the columns, read by name:
  * the first {@code time} group is out-of-place, the second in-place; the per-iteration columns of {@code -I 1}
  * ({@code i_min i_max i_p99 i_cv%}) give the spread; {@code #wrong} may be {@code N/A}; older releases' {@code error}
  * column (a deviation, not a count) gives no count. A row without its out-of-place part (nccl-tests then prints
- * spaces) is in-place only. Rows that do not parse are named by line and skipped. Times are nccl-tests' (the mean
- * over iterations, averaged over ranks by default, {@code -a}), not cctk's maximum over ranks.
+ * spaces) is in-place only. algbw and busbw are computed again from the size and the time, as nccl-tests
+ * computes them before rounding ({@link NcclTests#bandwidths}): its two decimals print 0.00 for rows of a few bytes
+ * and cost a table read back its precision. Rows that do not parse are named by line and skipped. Times are
+ * nccl-tests' (the mean over iterations, averaged over ranks by default, {@code -a}), not cctk's maximum over ranks.
  * <b>Note:</b> not threadsafe; one per file.
  */
 final class NcclTestsText {
@@ -40,7 +43,7 @@ final class NcclTestsText {
     private static final int MAX_RANKS = 1 << 14;
     private static final int MAX_LINE_PROBLEMS = 5;
     private static final Pattern RANK = Pattern.compile(
-        "#\\s+Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?Pid\\s+(\\d{1,12})\\s+on\\s+(\\S+)"
+        "#\\s+Rank\\s+(\\d{1,9})\\s+(?:Group\\s+(\\d{1,9})\\s+)?(?:Pid\\s+(\\d{1,12})\\s+)?on\\s+(\\S+)"
             + "\\s+device\\s+(\\d{1,9})\\s*(.*)");
     private static final Pattern ITERS = Pattern.compile("(?<!warmup )(?<!agg )\\biters: (\\d{1,9})");
     private static final Pattern WARMUP = Pattern.compile("warmup iters: (\\d{1,9})");
@@ -68,6 +71,9 @@ final class NcclTestsText {
     private boolean recognised;
     private boolean blockReported;
     private int lineProblems;
+    /** The first table header in a layout cctk does not know, and its line number (0: none). */
+    private String unknown;
+    private long unknownAt;
 
     private NcclTestsText(final Path file, final List<String> problems, final UnaryOperator<String> names) {
         this.file = file;
@@ -102,6 +108,18 @@ final class NcclTestsText {
         if (t.lineProblems > MAX_LINE_PROBLEMS) {
             problems.add(file + ": " + (t.lineProblems - MAX_LINE_PROBLEMS) + " more bad rows skipped");
         }
+        if (t.unknownAt > 0) {
+            problems.add(file + ":" + t.unknownAt + ": a result table whose header, '" + header(t.unknown)
+                + "', is in no layout nccl-tests has printed that cctk knows: it"
+                + " reads 'size count type [redop] [root] time algbw busbw #wrong' (2.13 and later, with -I 1's"
+                + " i_min i_max i_p99 i_cv% after each busbw group), the same with 'error' for '#wrong' (2019 to"
+                + " 2.12), and 'bytes N type op|root time algbw busbw res' in milliseconds (2017 to early 2019);"
+                + (t.out.isEmpty() ? " the file's rows were not read, and it is skipped" : " that table's rows were"
+                + " not read, the other tables' are kept"));
+            if (t.out.isEmpty()) {
+                return new Read(t.out, true);
+            }
+        }
         if (t.recognised && t.out.isEmpty() && t.lineProblems == 0 && !t.blockReported) {
             problems.add(file + ": nccl-tests output without a measured row (the test did not run?)");
         }
@@ -112,6 +130,10 @@ final class NcclTestsText {
         final String l = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
         if (l.startsWith("#")) {
             comment(l);
+            if (unknownAt == 0 && NcclTestsTable.looksLikeHeader(l)) {
+                unknownAt = number;
+                unknown = l;
+            }
         } else if (table != null && !l.isBlank() && Character.isDigit(l.strip().charAt(0))) {
             row(l, number);
         }
@@ -167,6 +189,9 @@ final class NcclTestsText {
     }
 
     private void rank(final Matcher r) {
+        if (table != null) {
+            newTest();
+        }
         final int group = r.group(2) == null ? 0 : Integer.parseInt(r.group(2));
         if (firstGroup < 0) {
             firstGroup = group;
@@ -174,8 +199,8 @@ final class NcclTestsText {
         groups.merge(group, 1, Integer::sum);
         if (ranks.size() < MAX_RANKS) {
             ranks.add(new RankInfo(Integer.parseInt(r.group(1)), names.apply(Printable.of(r.group(4))),
-                Long.parseLong(r.group(3)), 0, 0, Printable.of(("device " + r.group(5) + " " + r.group(6)).strip()),
-                ""));
+                r.group(3) == null ? 0 : Long.parseLong(r.group(3)), 0, 0, Printable.of(("device " + r.group(5)
+                + " " + r.group(6)).strip()), ""));
         }
     }
 
@@ -265,6 +290,12 @@ final class NcclTestsText {
             throw new IllegalArgumentException(column + " '" + shorten(text) + "' is not a finite number");
         }
         return v;
+    }
+
+    /** A header line as one line of at most 120 printable characters, its runs of spaces made one. */
+    private static String header(final String line) {
+        final String h = Printable.of(line.substring(1).strip().replaceAll("\\s+", " "));
+        return h.length() > 120 ? h.substring(0, 120) + "..." : h;
     }
 
     private static String shorten(final String s) {

@@ -36,14 +36,14 @@ class StaleFilesTest {
         assertThat(Hostile.cli("report", input("a", "all_gather").toString(), "-o", out.toString(), "--nccl-tests")
             .code()).isZero();
         assertThat(plots(out)).contains("all_gather_busbw_vs_size.png");
-        assertThat(out.resolve("nccl-tests/profile_tcp_world2_1.txt")).isNotEmptyFile();
+        assertThat(out.resolve("nccl-tests/profile_tcp_world2_1_all_gather_perf.txt")).isNotEmptyFile();
         final Path mine = Files.writeString(out.resolve("plots/my_notes_busbw_vs_size.png"), "the user's");
         final Path notes = Files.writeString(out.resolve("notes.txt"), "keep");
         assertThat(Hostile.cli("report", input("b", "all_reduce").toString(), "-o", out.toString()).code())
             .isZero();
         assertThat(plots(out)).containsExactly("all_reduce_busbw_vs_size.png", "all_reduce_time_vs_size.png",
             "comparison_near_100MiB.png", "my_notes_busbw_vs_size.png");
-        assertThat(out.resolve("nccl-tests/profile_tcp_world2_1.txt")).doesNotExist();
+        assertThat(out.resolve("nccl-tests/profile_tcp_world2_1_all_gather_perf.txt")).doesNotExist();
         assertThat(mine).hasContent("the user's");
         assertThat(notes).hasContent("keep");
         assertThat(Files.readAllLines(out.resolve(StaleFiles.MANIFEST))).containsExactly(

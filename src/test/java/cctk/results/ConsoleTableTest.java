@@ -14,6 +14,9 @@ class ConsoleTableTest {
         final Run run = ResultFilesTest.header();
         final List<String> header = ConsoleTable.header(run);
         assertThat(header.get(0)).startsWith("# tcp, 4 ranks: time = mean per rank, max over ranks");
+        // issue 26 item 9: the rows interleave collectives size by size, and the header says so (before: it did not)
+        assertThat(header.get(0)).contains("size by size with the collectives of a size together",
+            "cctk report --nccl-tests");
         final String columns = header.get(1);
         assertThat(columns).contains("collective", "type", "redop", "root", "size(B)", "count", "time(us)",
             "algbw", "busbw", "#wrong", "in-place");
