@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The figures of a report: per series the plateau bus bandwidth (the median busbw of the sizes within a factor
- * {@link #PLATEAU_SPAN} of the largest measured, never an average over all sizes), where one series overtakes
- * another, ratios of plateau bandwidths between backends and world sizes, and noisy measurements. Pairs are only
+ * The figures of a report, all by bus bandwidth: per series the plateau busbw (the median busbw of the sizes
+ * within a factor {@link #PLATEAU_SPAN} of the largest measured, never an average over all sizes), where one
+ * series overtakes another in busbw, ratios of plateau bandwidths between backends and world sizes, and noisy measurements. Pairs are only
  * made of series of the same collective, element type and operator, and a ratio only over the sizes both measured.
  *
  * @param plateaus   one per series that carries data
@@ -48,9 +48,10 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
     }
 
     /**
-     * {@code faster} takes less time than {@code slower} at {@code atBytes} and every larger common size, and
-     * did not at the common size just below; {@code sizes} counts the common sizes from there on (1: only the
-     * largest, which one noisy point can decide).
+     * {@code faster} has the higher busbw of the two at {@code atBytes} and every larger common size, and did not
+     * at the common size just below; {@code sizes} counts the common sizes from there on (1: only the largest,
+     * which one noisy point can decide). Busbw, as the plateaus, ratios and plots: at different world sizes the
+     * time per call and the busbw can rank two runs in opposite order, and one figure serves every claim.
      */
     public record Crossover(String collective, Series faster, Series slower, long atBytes, int sizes) {
     }
@@ -186,15 +187,15 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
         return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
     }
 
-    /** Points are matched by nominal size ({@link NominalSizes}). */
+    /** Points are matched by nominal size ({@link NominalSizes}); sizes where either lacks a busbw are skipped. */
     private static void crossover(final Series a, final Series b, final List<Crossover> out) {
         final NominalSizes nominal = new NominalSizes(Series.sizes(List.of(a, b)));
         final java.util.TreeMap<Long, Result> pb = b.byNominal(nominal);
         final List<long[]> common = new ArrayList<>();
         a.byNominal(nominal).forEach((n, p) -> {
             final Result q = pb.get(n);
-            if (q != null) {
-                common.add(new long[] {n, p.timeUs() < q.timeUs() ? 1 : 0});
+            if (q != null && Double.isFinite(p.busBw()) && Double.isFinite(q.busBw())) {
+                common.add(new long[] {n, p.busBw() > q.busBw() ? 1 : 0});
             }
         });
         int from = common.size();

@@ -34,14 +34,15 @@ public final class AnalysisText {
                 + " GB/s");
         }
         out.add("");
-        out.add("Crossovers (the size from which one is faster at every larger size):");
+        out.add("Crossovers by busbw (the size from which one has the higher busbw at every larger size both"
+            + " measured):");
         if (a.crossovers().isEmpty()) {
-            out.add("  none: at every common size the same one is faster"
+            out.add("  none: at every common size the same one has the higher busbw"
                 + (a.plateaus().size() < 2 ? " (only one series per collective)" : ""));
         }
         for (final Analysis.Crossover c : a.crossovers()) {
             out.add("  " + c.collective() + Analysis.kindSuffix(c.faster()) + ": " + c.faster().name() + " overtakes "
-                + c.slower().name() + " at "
+                + c.slower().name() + " by busbw at "
                 + Numbers.size(c.atBytes()) + (c.sizes() == 1 ? " (the largest size only: check it is not noise)"
                 : " (" + c.sizes() + " sizes)"));
         }

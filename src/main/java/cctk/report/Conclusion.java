@@ -14,7 +14,7 @@ import java.util.TreeSet;
 
 /**
  * The analysis's last words, in plain sentences: per collective (its main element type and operator) which run is
- * fastest over the large sizes every run measured, where each run's bus bandwidth saturates (reaches
+ * fastest by busbw over the large sizes every run measured, where each run's bus bandwidth saturates (reaches
  * {@link #SATURATED} of its peak) or that it still rises at the largest size, and what looks wrong: wrong elements,
  * runs that stopped early, noisy measurements, bandwidth that falls at the largest sizes, failed references,
  * skipped inputs.
@@ -99,7 +99,7 @@ final class Conclusion {
                 ranked.add(new double[] {Analysis.median(top.stream().map(b -> mine.get(b).busBw()).toList()), i});
             }
             ranked.sort(Comparator.comparingDouble((double[] r) -> r[0]).reversed());
-            final StringBuilder sb = new StringBuilder(what + ": fastest is "
+            final StringBuilder sb = new StringBuilder(what + ": fastest by busbw is "
                 + ps.get((int) ranked.get(0)[1]).series().name() + " at " + Tables.num(ranked.get(0)[0])
                 + " GB/s busbw (median over " + AnalysisText.range(top.get(0), largest, top.size())
                 + ", the largest sizes every run measured)");
