@@ -12,8 +12,9 @@ import java.util.Map;
 /**
  * The figures of a report, all by bus bandwidth: per series the plateau busbw (the median busbw of the sizes
  * within a factor {@link #PLATEAU_SPAN} of the largest measured, never an average over all sizes), where one
- * series overtakes another in busbw, ratios of plateau bandwidths between backends and world sizes, and noisy measurements. Pairs are only
- * made of series of the same collective, element type and operator, and a ratio only over the sizes both measured.
+ * series overtakes another in busbw, ratios of plateau bandwidths between backends and world sizes, and noisy
+ * measurements. Pairs are only made of series of the same collective, element type and operator, and a ratio only
+ * over the sizes both measured.
  *
  * @param plateaus   one per series that carries data
  * @param crossovers one per pair of series where the faster one changes with size
