@@ -60,12 +60,22 @@ final class Conclusion {
             out.add("(" + (main.size() - MAX_COLLECTIVES) + " more collectives: see the figures above.)");
         }
         final List<String> wrong = wrong(set, a, verdicts, cvLimit);
+        final List<String> unknown = AnalysisText.withoutSpread(set);
         if (wrong.isEmpty()) {
-            out.add("Nothing looks wrong: no wrong elements, every run complete, no measurement varies by more than "
-                + Tables.num(cvLimit) + " % between iterations, no bandwidth falls off at the largest sizes.");
+            out.add("Nothing looks wrong: no wrong elements, every run complete, " + (unknown.isEmpty()
+                ? "no measurement varies by more than " + Tables.num(cvLimit) + " % between iterations, "
+                : unknown.size() == set.runs().size() ? "" : "no measurement of the runs that record it varies by"
+                + " more than " + Tables.num(cvLimit) + " % between iterations, ")
+                + "no bandwidth falls off at the largest sizes." + (unknown.isEmpty() ? "" : " How much "
+                + AnalysisText.names(unknown) + " vary between iterations is unknown: " + (unknown.size() == 1
+                ? "its files do not record it." : "their files do not record it.")));
         } else {
             out.add("What looks wrong:");
             wrong.forEach(w -> out.add("- " + w));
+            if (!unknown.isEmpty()) {
+                out.add("How much " + AnalysisText.names(unknown) + " vary between iterations is unknown: their files"
+                    + " do not record it.");
+            }
         }
         return out;
     }

@@ -37,4 +37,25 @@ class ReportClaimsTest {
             .contains("all_reduce float32 sum: tcp W=8 overtakes tcp W=4 by busbw at 8 MiB (3 sizes)");
     }
 
+
+    @Test
+    void anNcclTestsTextLogMakesNoClaimAboutSpreadAndItsZeroRowsAreNoted() throws Exception {
+        // the text log has no per-iteration columns, and busbw 0.00 at 8 B and 32 B: the old conclusion said "no
+        // measurement varies by more than 20 %", and the plots dropped the two sizes without a word
+        final Path out = dir.resolve("out");
+        final String text = ClaimRuns.report(out, NcclTestsReportTest.fixture("all_reduce_perf.txt"));
+        assertThat(text).doesNotContain("no measurement varies").contains("  unknown: no run records its variation",
+            "1 run(s) record no variation between iterations or repeats (an nccl-tests text log does not), so their"
+                + " noise is unknown: nccl-tests W=8",
+            "How much nccl-tests W=8 vary between iterations is unknown: its files do not record it.",
+            "Left out of the plots (a log axis cannot show a value of 0; the tables have these rows):",
+            "  all_reduce float32 sum nccl-tests W=8: 8 B - 32 B (2 sizes) with busbw 0.00 GB/s");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
+            .contains("all_reduce float32 sum nccl-tests W=8: 8 B - 32 B (2 sizes) with busbw 0.00 GB/s");
+        // a cctk run records its spread: the claim stays
+        ClaimRuns.write(dir.resolve("in"), ClaimRuns.run("tcp", 2, "2026-11-24T17:34:02", ClaimRuns.args(20, 5, 3)),
+            ClaimRuns.doubling(1 << 20, 3), new double[] {1, 2, 2}, 2);
+        assertThat(ClaimRuns.report(dir.resolve("out2"), dir.resolve("in"))).contains(
+            "no measurement varies by more than 20.00 % between iterations").doesNotContain("Left out of the plots");
+    }
 }
