@@ -102,8 +102,9 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
             if (ps.size() > MAX_PAIRWISE) {
                 notes.add(kind + ": " + ps.size() + " series, more than " + MAX_PAIRWISE + ": no crossovers or ratios"
                     + " figured for it (report on fewer runs to see them)");
-            } else {
-                pairs(ps, crossovers, ratios);
+            } else if (pairs(ps, crossovers, ratios)) {
+                notes.add(kind + ": no crossovers figured between repeats of one configuration (what tells them"
+                    + " apart is noise)");
             }
         });
         final List<Outlier> outliers = new ArrayList<>();
@@ -119,15 +120,22 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
             List.copyOf(outliers.subList(0, Math.min(MAX_OUTLIERS, outliers.size()))), wrong, List.copyOf(notes));
     }
 
-    private static void pairs(final List<Plateau> ps, final List<Crossover> crossovers, final List<Ratio> ratios) {
+    /** Crossovers and ratios of the pairs of {@code ps}; true when some pairs were repeats (no crossovers). */
+    private static boolean pairs(final List<Plateau> ps, final List<Crossover> crossovers,
+                                 final List<Ratio> ratios) {
+        boolean repeats = false;
         for (int i = 0; i < ps.size(); i++) {
             for (int j = i + 1; j < ps.size(); j++) {
                 final Plateau a = ps.get(i);
                 final Plateau b = ps.get(j);
-                crossover(a.series(), b.series(), crossovers);
-                crossover(b.series(), a.series(), crossovers);
                 final Run ra = a.series().run();
                 final Run rb = b.series().run();
+                if (Ranking.config(ra).equals(Ranking.config(rb))) {
+                    repeats = true;
+                } else {
+                    crossover(a.series(), b.series(), crossovers);
+                    crossover(b.series(), a.series(), crossovers);
+                }
                 if (ra.backend().equals(rb.backend()) || ra.world() == rb.world()) {
                     final Ratio r = ratio(b.series(), a.series());
                     if (r != null) {
@@ -136,6 +144,7 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
                 }
             }
         }
+        return repeats;
     }
 
     /** The plateau of one series: sizes of at least largest / {@link #PLATEAU_SPAN}, median busbw over them. */

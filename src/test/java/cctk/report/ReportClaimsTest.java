@@ -58,4 +58,49 @@ class ReportClaimsTest {
         assertThat(ClaimRuns.report(dir.resolve("out2"), dir.resolve("in"))).contains(
             "no measurement varies by more than 20.00 % between iterations").doesNotContain("Left out of the plots");
     }
+
+    @Test
+    void repeatsOfOneConfigurationAreNotRankedAndRunsThatShareSizesAreRankedOverThem() throws Exception {
+        // two runs of one spec (tcp W=2, same settings) over 1 .. 32 MiB and a W=4 run over 64 .. 256 MiB: the old
+        // conclusion said "the runs measured no size in common" and, for the two alone, called one of them fastest
+        final Path in = dir.resolve("in");
+        final long[] small = ClaimRuns.doubling(1 << 20, 6);
+        ClaimRuns.write(in, ClaimRuns.run("tcp", 2, "2026-11-24T17:34:02", ClaimRuns.args(20, 5, 3)), small,
+            new double[] {1, 2, 3, 3, 3, 3}, 2);
+        ClaimRuns.write(in, ClaimRuns.run("tcp", 2, "2026-11-24T17:40:02", ClaimRuns.args(20, 5, 3)), small,
+            new double[] {1, 2, 3.1, 3.1, 3.1, 3.1}, 2);
+        final String repeats = ClaimRuns.report(dir.resolve("out"), in);
+        assertThat(repeats).doesNotContain("fastest by", "overtakes").contains(
+            "all_reduce float32 sum: 2 repeats of one configuration (tcp W=2 2026-11-24 17:34, tcp W=2 2026-11-24 17:40), so none is called"
+                + " fastest: busbw 3.00 - 3.10 GB/s",
+            "no crossovers figured between repeats of one configuration");
+        ClaimRuns.write(in, ClaimRuns.run("tcp", 4, "2026-11-24T17:50:02", ClaimRuns.args(20, 5, 3)),
+            ClaimRuns.doubling(64 << 20, 3), new double[] {4, 4, 4}, 2);
+        assertThat(ClaimRuns.report(dir.resolve("out"), in)).doesNotContain("no size in common", "fastest by").contains(
+            "2 repeats of one configuration", "the largest sizes 2 of the runs measured; tcp W=4 measured none of them");
+        // another setting (more iterations) is another configuration: ranked, with the repeats as one
+        ClaimRuns.write(in, ClaimRuns.run("tcp", 2, "2026-11-24T18:00:02", ClaimRuns.args(200, 5, 3)), small,
+            new double[] {1, 2, 5, 5, 5, 5}, 2);
+        assertThat(ClaimRuns.report(dir.resolve("out"), in)).contains("all_reduce float32 sum: fastest by busbw is"
+            + " tcp W=2 2026-11-24 18:00 at 5.00 GB/s busbw", "; then tcp W=2 3.05 (median of 2 repeats, 3.00 - 3.10).");
+    }
+
+    @Test
+    void aPlateauIsWhereTheCurveStaysThroughTheLargestSizes() throws Exception {
+        // a cache bump to 46 GB/s at 256 KiB, then a fall to 1.4 GB/s: the old conclusion said "saturates from
+        // 256 KiB"; a curve flat from the smallest size made it name the smallest size measured
+        final Path in = dir.resolve("in");
+        ClaimRuns.write(in, ClaimRuns.run("tcp", 8, "2026-11-24T17:34:02", ClaimRuns.args(20, 5, 3)),
+            ClaimRuns.doubling(64 << 10, 8), new double[] {1, 10, 46, 20, 5, 1.5, 1.4, 1.4}, 2);
+        assertThat(ClaimRuns.report(dir.resolve("out"), in)).doesNotContain("saturates from 256 KiB").contains(
+            "saturates from 2 MiB at 1.40 GB/s (the median over 2 MiB - 8 MiB (3 sizes), each within 10 % and its noise"
+                + " of the highest, after a peak of 46.00 GB/s at 256 KiB).",
+            "busbw falls from 46.00 GB/s to 1.40 GB/s at the largest size");
+        final Path flat = dir.resolve("flat");
+        ClaimRuns.write(flat, ClaimRuns.run("tcp", 2, "2026-11-24T17:34:02", ClaimRuns.args(20, 5, 3)),
+            ClaimRuns.doubling(1 << 10, 4), new double[] {0.5, 0.52, 0.5, 0.51}, 2);
+        assertThat(ClaimRuns.report(dir.resolve("out2"), flat)).doesNotContain("saturates from").contains(
+            "busbw is flat over every size measured (0.51 GB/s over 1 KiB - 8 KiB (4 sizes)), so it saturates at or"
+                + " below the smallest size measured");
+    }
 }
