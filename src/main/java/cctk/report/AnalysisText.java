@@ -23,6 +23,7 @@ public final class AnalysisText {
             out.add("  " + set.nameOf(r) + ": " + (r.where().isEmpty() ? "where unknown" : r.where())
                 + (r.jobId() == null ? "" : ", job " + r.jobId()) + (r.start() == null ? "" : ", " + r.start())
                 + (r.complete() ? "" : ", STOPPED EARLY" + (r.error() == null ? "" : ": " + r.error())));
+            out.add("    measured with: " + Parameters.of(set, r));
         }
         out.add("");
         out.add("Plateau bus bandwidth (median busbw of the sizes >= 1/" + Analysis.PLATEAU_SPAN

@@ -103,4 +103,25 @@ class ReportClaimsTest {
             "busbw is flat over every size measured (0.51 GB/s over 1 KiB - 8 KiB (4 sizes)), so it saturates at or"
                 + " below the smallest size measured");
     }
+
+    @Test
+    void everyRunsParametersAreInTheAnalysisTheSummaryAndThePage() throws Exception {
+        // the old report named no iterations, warm-up, repeats or alltoallv spread anywhere
+        final Path in = dir.resolve("in");
+        final cctk.results.ResultFiles files = cctk.results.ResultFiles.create(in, ClaimRuns.run("tcp", 2,
+            "2026-11-24T17:34:02", ClaimRuns.args(50, 7, 4)));
+        for (final long size : ClaimRuns.doubling(1 << 20, 2)) {
+            files.add(new cctk.results.Line("AllToAllV", size, 4, java.util.List.of(ClaimRuns.point(files.run(),
+                "alltoallv", size - 16, 2, 2))));
+        }
+        files.finish(null);
+        final Path out = dir.resolve("out");
+        final String want = "iterations 50, warm-up 7, repeats 4, alltoallv counts spread 4.0x (no matrix file)";
+        assertThat(ClaimRuns.report(out, in, NcclTestsReportTest.fixture("all_reduce_perf.txt")))
+            .contains("    measured with: " + want, "    measured with: iterations 20, warm-up 1");
+        assertThat(java.nio.file.Files.readString(out.resolve("summary_by_config.md"))).contains(
+            "| parameters |", want);
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).contains("<th>parameters</th>",
+            "<td>" + want + "</td>");
+    }
 }
