@@ -18,7 +18,8 @@ public final class AnalysisText {
     public static List<String> lines(final ResultSet set, final Analysis a, final List<Verdict> verdicts,
                                      final double cvLimit) {
         final List<String> out = new ArrayList<>();
-        out.add("cctk report: " + set.runs().size() + " runs, " + set.results().size() + " measurements");
+        out.add("cctk report: " + set.runs().size() + (set.runs().size() == 1 ? " run, " : " runs, ")
+            + set.results().size() + (set.results().size() == 1 ? " measurement" : " measurements"));
         for (final Run r : set.runs()) {
             out.add("  " + set.nameOf(r) + ": " + (r.where().isEmpty() ? "where unknown" : r.where())
                 + (r.jobId() == null ? "" : ", job " + r.jobId()) + (r.start() == null ? "" : ", " + r.start())

@@ -49,12 +49,12 @@ final class Conclusion {
         main.entrySet().stream().limit(MAX_COLLECTIVES).forEach(e -> {
             Ranking.of(e.getKey(), e.getValue(), out);
             if (others.containsKey(e.getKey())) {
-                out.add("  also measured: " + String.join(", ", others.get(e.getKey())) + " (their figures are above,"
-                    + " their plots apart per type)");
+                out.add("  also measured: " + String.join(", ", others.get(e.getKey())) + " (their figures are in"
+                    + " the analysis, their plots apart per type)");
             }
         });
         if (main.size() > MAX_COLLECTIVES) {
-            out.add("(" + (main.size() - MAX_COLLECTIVES) + " more collectives: see the figures above.)");
+            out.add("(" + (main.size() - MAX_COLLECTIVES) + " more collectives: see the analysis for their figures.)");
         }
         final List<String> wrong = wrong(set, a, verdicts, cvLimit);
         final List<String> unknown = AnalysisText.withoutSpread(set);
@@ -115,10 +115,10 @@ final class Conclusion {
         }
         final long failed = verdicts.stream().filter(v -> !v.pass()).count();
         if (failed > 0) {
-            out.add(failed + " reference(s) FAILED (see References above).");
+            out.add(failed + " reference(s) FAILED (see the References of the analysis).");
         }
         if (!set.problems().isEmpty()) {
-            out.add(set.problems().size() + " input(s) skipped in whole or part (see above).");
+            out.add(set.problems().size() + " input(s) skipped in whole or part (the analysis says which and why).");
         }
         final long runsWithoutHosts = set.runs().stream().filter((Run r) -> r.hosts().isEmpty()).count();
         if (runsWithoutHosts > 0 && runsWithoutHosts < set.runs().size()) {

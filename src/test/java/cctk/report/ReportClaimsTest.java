@@ -124,4 +124,32 @@ class ReportClaimsTest {
         assertThat(java.nio.file.Files.readString(out.resolve("report.html"))).contains("<th>parameters</th>",
             "<td>" + want + "</td>");
     }
+
+    @Test
+    void thePageHasContentsAnchorsPerCollectiveAPrintLayoutAndNoWordAbove() throws Exception {
+        // the old page had no contents, no anchors and no layout for print or a narrow screen; its conclusion (at
+        // the top) sent the reader to figures "above"; the console said "report of 1 runs"
+        final Path in = dir.resolve("in");
+        final cctk.results.ResultFiles files = cctk.results.ResultFiles.create(in, ClaimRuns.run("tcp", 2,
+            "2026-11-24T17:34:02", ClaimRuns.args(20, 5, 3)));
+        for (final long size : ClaimRuns.doubling(1 << 20, 3)) {
+            files.add(new cctk.results.Line("AllReduce", size, 4, java.util.List.of(ClaimRuns.point(files.run(),
+                "all_reduce", size, 2, 2), ClaimRuns.point(files.run(), "all_gather", size, 1, 2))));
+        }
+        files.add(new cctk.results.Line("AllReduce", 1 << 20, 8, java.util.List.of(new cctk.results.Result(
+            files.run(), "all_reduce", "float64", "sum", -1, 1 << 20, 1 << 17, false, 5, 5, 5, 5, 1, 1, 1, 0, null))));
+        files.finish(null);
+        final Path out = dir.resolve("out");
+        final Hostile.Outcome r = Hostile.cli("report", in.toString(), "-o", out.toString());
+        assertThat(r.out()).contains("cctk: report of 1 run in ");
+        final String page = java.nio.file.Files.readString(out.resolve("report.html"));
+        assertThat(page).contains("<nav id=\"contents\">", "<a href=\"#conclusion\">", "<a href=\"#analysis\">",
+            "<a href=\"#coll-all_reduce\">all_reduce</a>", "<a href=\"#coll-all_gather\">all_gather</a>",
+            "<figure id=\"coll-all_reduce\">", "<figure id=\"coll-all_gather\">", "<h2 id=\"table-1\">Runs</h2>",
+            "<a href=\"#table-1\">Runs</a>", "@media print{", "@media (max-width:700px)");
+        final String conclusion = page.substring(page.indexOf("id=\"conclusion\""), page.indexOf("id=\"analysis\""));
+        assertThat(conclusion).contains("also measured: float64 sum (their figures are in the analysis")
+            .doesNotContain("above");
+        assertThat(java.nio.file.Files.readString(out.resolve("analysis.txt"))).startsWith("cctk report: 1 run, ");
+    }
 }
