@@ -152,4 +152,22 @@ class ReportClaimsTest {
             .doesNotContain("above");
         assertThat(java.nio.file.Files.readString(out.resolve("analysis.txt"))).startsWith("cctk report: 1 run, ");
     }
+
+    @Test
+    void compareHelpSaysWhatItPrintsByDefaultAndWhichSizes() throws Exception {
+        // the old help said --all prints "not only the flagged ones" and gave no default for --min-size, though by
+        // default a change within noise is printed and a barrier's 0 B is left out
+        final String help = Hostile.cli("compare", "--help").out().replaceAll("\\s+", " ");
+        assertThat(help).contains("by default only for those that changed by more than the tolerance (REGRESSED,"
+            + " IMPROVED or within noise)", "(default: 1B: every size but the 0 B of a barrier; 0B compares barriers"
+            + " too)");
+        final long[] sizes = ClaimRuns.doubling(1 << 20, 2);
+        ClaimRuns.write(dir.resolve("base"), ClaimRuns.run("tcp", 2, "2026-11-24T17:34:02", ClaimRuns.args(20, 5, 3)),
+            sizes, new double[] {1, 1}, 2);
+        ClaimRuns.write(dir.resolve("new"), ClaimRuns.run("tcp", 2, "2026-11-24T17:44:02", ClaimRuns.args(20, 5, 3)),
+            sizes, new double[] {1, 1.15}, 2);
+        final Hostile.Outcome r = Hostile.cli("compare", dir.resolve("base").toString(), dir.resolve("new").toString());
+        assertThat(r.out().lines().filter(l -> l.startsWith("all_reduce"))).singleElement().asString()
+            .contains("2 MiB", "within noise");
+    }
 }
