@@ -170,4 +170,24 @@ class ReportClaimsTest {
         assertThat(r.out().lines().filter(l -> l.startsWith("all_reduce"))).singleElement().asString()
             .contains("2 MiB", "within noise");
     }
+
+    @Test
+    void aSkippedRowShowsItsReasonNotZeros() throws Exception {
+        // issue 26 saw skipped rows as "0 0" without the reason; at this commit the full results already show it:
+        // this pins it
+        final Path in = dir.resolve("in");
+        final cctk.results.ResultFiles files = cctk.results.ResultFiles.create(in, ClaimRuns.run("tcp", 2,
+            "2026-11-24T17:34:02", ClaimRuns.args(20, 5, 3)));
+        files.add(new cctk.results.Line("AllToAllV", 1 << 20, 4, java.util.List.of(ClaimRuns.point(files.run(),
+            "alltoallv", 1 << 20, 2, 2), cctk.results.Result.skipped(files.run(), "alltoallv", "float32", null, -1,
+            1 << 20, 1 << 18, true, "alltoallv has no in-place form"))));
+        files.finish(null);
+        final Path out = dir.resolve("out");
+        ClaimRuns.report(out, in);
+        final String row = java.nio.file.Files.readString(out.resolve("full_results.md")).lines()
+            .filter(l -> l.contains("in-place")).findFirst().orElseThrow();
+        assertThat(row).contains("| N/A |", "| alltoallv has no in-place form |").doesNotContain("| 0 |");
+        assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
+            .contains("<td>alltoallv has no in-place form</td>");
+    }
 }
