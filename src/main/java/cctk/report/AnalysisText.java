@@ -11,6 +11,10 @@ import java.util.List;
 /** The short text analysis: what ran where, plateaus, crossovers, ratios, outliers, wrong results, references. */
 public final class AnalysisText {
 
+    /** The heading of the sizes the plots leave out; the HTML page repeats its lines above the plots. */
+    static final String UNPLOTTED = "Left out of the plots (a log axis cannot show a value of 0; the tables have these"
+        + " rows):";
+
     private AnalysisText() {
     }
 
@@ -78,7 +82,7 @@ public final class AnalysisText {
         final List<String> unplotted = unplotted(set);
         if (!unplotted.isEmpty()) {
             out.add("");
-            out.add("Left out of the plots (a log axis cannot show a value of 0; the tables have these rows):");
+            out.add(UNPLOTTED);
             unplotted.forEach(u -> out.add("  " + u));
         }
         out.add("");

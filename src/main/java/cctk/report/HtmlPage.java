@@ -58,6 +58,14 @@ final class HtmlPage {
             h.append(esc(line)).append('\n');
         }
         h.append("</pre>\n<h2 id=\"plots\">Plots</h2>\n");
+        final int left = analysis.indexOf(AnalysisText.UNPLOTTED);
+        if (left >= 0) {
+            h.append("<p>").append(esc(AnalysisText.UNPLOTTED)).append("</p>\n<ul>\n");
+            for (int i = left + 1; i < analysis.size() && analysis.get(i).startsWith("  "); i++) {
+                h.append("<li>").append(esc(analysis.get(i).strip())).append("</li>\n");
+            }
+            h.append("</ul>\n");
+        }
         for (int i = 0; i < plots.size(); i++) {
             final Plots.Plot p = plots.get(i);
             final String data = Base64.getEncoder().encodeToString(Files.readAllBytes(p.file()));

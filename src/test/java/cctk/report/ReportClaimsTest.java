@@ -51,7 +51,7 @@ class ReportClaimsTest {
             "Left out of the plots (a log axis cannot show a value of 0; the tables have these rows):",
             "  all_reduce float32 sum nccl-tests W=8: 8 B - 32 B (2 sizes) with busbw 0.00 GB/s");
         assertThat(java.nio.file.Files.readString(out.resolve("report.html")))
-            .contains("all_reduce float32 sum nccl-tests W=8: 8 B - 32 B (2 sizes) with busbw 0.00 GB/s");
+            .contains("<li>all_reduce float32 sum nccl-tests W=8: 8 B - 32 B (2 sizes) with busbw 0.00 GB/s");
         // a cctk run records its spread: the claim stays
         ClaimRuns.write(dir.resolve("in"), ClaimRuns.run("tcp", 2, "2026-11-24T17:34:02", ClaimRuns.args(20, 5, 3)),
             ClaimRuns.doubling(1 << 20, 3), new double[] {1, 2, 2}, 2);
