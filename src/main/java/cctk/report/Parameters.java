@@ -24,13 +24,15 @@ final class Parameters {
         add(out, "iterations", a.get("iters"));
         add(out, "warm-up", a.get("warmup_iters"));
         add(out, "repeats", a.get("repeats"));
-        if (a.get("window_ms") != null) {
-            out.add("timed loops of at least " + a.get("window_ms") + " ms");
+        if (a.get("window_ms") instanceof Number w) {
+            out.add(w.doubleValue() > 0 ? "timed loops of at least " + w + " ms" : "exactly the iterations per loop");
         }
         add(out, "checked iterations", a.get("check_iters"));
         add(out, "in-place", a.get("in_place"));
         add(out, "root", a.get("root"));
-        add(out, "re-timed after a compile or a collection", a.get("retime"));
+        if (a.get("retime") instanceof Boolean b) {
+            out.add(b ? "loops re-timed after a JIT compile or a collection" : "loops never re-timed");
+        }
         if (a.get("alltoallv") instanceof Map<?, ?> v && set.of(run).stream().anyMatch(r -> r.collective()
             .equals("alltoallv"))) {
             out.add(v.get("matrix_file") != null ? "alltoallv counts from " + v.get("matrix_file")

@@ -27,6 +27,8 @@ final class ClaimRuns {
         a.put("iters", iters);
         a.put("repeats", repeats);
         a.put("alltoallv", new LinkedHashMap<>(Map.of("spread", 4.0)));
+        a.put("retime", true);
+        a.put("window_ms", 0L);
         return a;
     }
 

@@ -116,7 +116,8 @@ class ReportClaimsTest {
         }
         files.finish(null);
         final Path out = dir.resolve("out");
-        final String want = "iterations 50, warm-up 7, repeats 4, alltoallv counts spread 4.0x (no matrix file)";
+        final String want = "iterations 50, warm-up 7, repeats 4, exactly the iterations per loop, loops re-timed"
+            + " after a JIT compile or a collection, alltoallv counts spread 4.0x (no matrix file)";
         assertThat(ClaimRuns.report(out, in, NcclTestsReportTest.fixture("all_reduce_perf.txt")))
             .contains("    measured with: " + want, "    measured with: iterations 20, warm-up 1");
         assertThat(java.nio.file.Files.readString(out.resolve("summary_by_config.md"))).contains(
