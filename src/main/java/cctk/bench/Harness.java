@@ -136,7 +136,9 @@ public final class Harness {
                     plan.points().size()));
                 final Map<String, Object> jitRun = step.jitDuringSweep();
                 files.jitDuringSweep(jitRun);
-                progress.println("cctk: JIT during the sweep: " + jitRun.get("summary"));
+                final PrintWriter after = ctx.console() != null ? ctx.console() : progress; // the rows' stream
+                after.println("cctk: JIT during the sweep: " + jitRun.get("summary"));
+                after.flush();
             }
         } finally {
             release();

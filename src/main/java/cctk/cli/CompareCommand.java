@@ -68,10 +68,13 @@ final class CompareCommand implements Callable<Integer> {
     double tolerance;
 
     @Option(names = "--min-size", paramLabel = "SIZE", defaultValue = "1B",
-            description = "Compare only sizes of at least SIZE, e.g. 1MiB to leave out latency-bound sizes.")
+            description = "Compare only sizes of at least SIZE, e.g. 1MiB to leave out latency-bound sizes "
+                + "(default: ${DEFAULT-VALUE}: every size but the 0 B of a barrier; 0B compares barriers too).")
     String minSize;
 
-    @Option(names = "--all", description = "Print every matched measurement, not only the flagged ones.")
+    @Option(names = "--all", description = "Print a line for every matched measurement; by default only for those"
+            + " that changed by more than the tolerance (REGRESSED, IMPROVED or within noise). The closing counts"
+            + " cover all either way.")
     boolean all;
 
     @Override

@@ -125,7 +125,8 @@ final class ReportCommand implements Callable<Integer> {
         }
         final ReportWriter.Report report = ReportWriter.write(set, refs, atBytes, cvLimit, output, ncclTests);
         final String dir = Printable.of(output.toString());
-        out.println("cctk: report of " + set.runs().size() + " runs in " + dir + " (" + report.files().size()
+        out.println("cctk: report of " + set.runs().size() + (set.runs().size() == 1 ? " run in " : " runs in ")
+            + dir + " (" + report.files().size()
             + " files; open " + Printable.of(output.resolve("report.html").toString()) + ")");
         for (final cctk.results.Run r : set.runs()) {
             if (!r.complete() && r.error() != null) {

@@ -10,10 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The figures of a report: per series the plateau bus bandwidth (the median busbw of the sizes within a factor
- * {@link #PLATEAU_SPAN} of the largest measured, never an average over all sizes), where one series overtakes
- * another, ratios of plateau bandwidths between backends and world sizes, and noisy measurements. Pairs are only
- * made of series of the same collective, element type and operator, and a ratio only over the sizes both measured.
+ * The figures of a report, all by bus bandwidth: per series the plateau busbw (the median busbw of the sizes
+ * within a factor {@link #PLATEAU_SPAN} of the largest measured, never an average over all sizes), where one
+ * series overtakes another in busbw, ratios of plateau bandwidths between backends and world sizes, and noisy
+ * measurements. Pairs are only made of series of the same collective, element type and operator, and a ratio only
+ * over the sizes both measured.
  *
  * @param plateaus   one per series that carries data
  * @param crossovers one per pair of series where the faster one changes with size
@@ -48,9 +49,10 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
     }
 
     /**
-     * {@code faster} takes less time than {@code slower} at {@code atBytes} and every larger common size, and
-     * did not at the common size just below; {@code sizes} counts the common sizes from there on (1: only the
-     * largest, which one noisy point can decide).
+     * {@code faster} has the higher busbw of the two at {@code atBytes} and every larger common size, and did not
+     * at the common size just below; {@code sizes} counts the common sizes from there on (1: only the largest,
+     * which one noisy point can decide). Busbw, as the plateaus, ratios and plots: at different world sizes the
+     * time per call and the busbw can rank two runs in opposite order, and one figure serves every claim.
      */
     public record Crossover(String collective, Series faster, Series slower, long atBytes, int sizes) {
     }
@@ -100,8 +102,9 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
             if (ps.size() > MAX_PAIRWISE) {
                 notes.add(kind + ": " + ps.size() + " series, more than " + MAX_PAIRWISE + ": no crossovers or ratios"
                     + " figured for it (report on fewer runs to see them)");
-            } else {
-                pairs(ps, crossovers, ratios);
+            } else if (pairs(ps, crossovers, ratios)) {
+                notes.add(kind + ": no crossovers figured between repeats of one configuration (what tells them"
+                    + " apart is noise)");
             }
         });
         final List<Outlier> outliers = new ArrayList<>();
@@ -117,15 +120,22 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
             List.copyOf(outliers.subList(0, Math.min(MAX_OUTLIERS, outliers.size()))), wrong, List.copyOf(notes));
     }
 
-    private static void pairs(final List<Plateau> ps, final List<Crossover> crossovers, final List<Ratio> ratios) {
+    /** Crossovers and ratios of the pairs of {@code ps}; true when some pairs were repeats (no crossovers). */
+    private static boolean pairs(final List<Plateau> ps, final List<Crossover> crossovers,
+                                 final List<Ratio> ratios) {
+        boolean repeats = false;
         for (int i = 0; i < ps.size(); i++) {
             for (int j = i + 1; j < ps.size(); j++) {
                 final Plateau a = ps.get(i);
                 final Plateau b = ps.get(j);
-                crossover(a.series(), b.series(), crossovers);
-                crossover(b.series(), a.series(), crossovers);
                 final Run ra = a.series().run();
                 final Run rb = b.series().run();
+                if (Ranking.config(ra).equals(Ranking.config(rb))) {
+                    repeats = true;
+                } else {
+                    crossover(a.series(), b.series(), crossovers);
+                    crossover(b.series(), a.series(), crossovers);
+                }
                 if (ra.backend().equals(rb.backend()) || ra.world() == rb.world()) {
                     final Ratio r = ratio(b.series(), a.series());
                     if (r != null) {
@@ -134,6 +144,7 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
                 }
             }
         }
+        return repeats;
     }
 
     /** The plateau of one series: sizes of at least largest / {@link #PLATEAU_SPAN}, median busbw over them. */
@@ -186,15 +197,15 @@ public record Analysis(List<Plateau> plateaus, List<Crossover> crossovers, List<
         return n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
     }
 
-    /** Points are matched by nominal size ({@link NominalSizes}). */
+    /** Points are matched by nominal size ({@link NominalSizes}); sizes where either lacks a busbw are skipped. */
     private static void crossover(final Series a, final Series b, final List<Crossover> out) {
         final NominalSizes nominal = new NominalSizes(Series.sizes(List.of(a, b)));
         final java.util.TreeMap<Long, Result> pb = b.byNominal(nominal);
         final List<long[]> common = new ArrayList<>();
         a.byNominal(nominal).forEach((n, p) -> {
             final Result q = pb.get(n);
-            if (q != null) {
-                common.add(new long[] {n, p.timeUs() < q.timeUs() ? 1 : 0});
+            if (q != null && Double.isFinite(p.busBw()) && Double.isFinite(q.busBw())) {
+                common.add(new long[] {n, p.busBw() > q.busBw() ? 1 : 0});
             }
         });
         int from = common.size();

@@ -6,30 +6,27 @@ import cctk.results.ResultSet;
 import cctk.results.Run;
 import cctk.results.Verdict;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
- * The analysis's last words, in plain sentences: per collective (its main element type and operator) which run is
- * fastest over the large sizes every run measured, where each run's bus bandwidth saturates (reaches
- * {@link #SATURATED} of its peak) or that it still rises at the largest size, and what looks wrong: wrong elements,
- * runs that stopped early, noisy measurements, bandwidth that falls at the largest sizes, failed references,
- * skipped inputs.
+ * The analysis's last words, in plain sentences: per collective (its main element type and operator) which
+ * configuration is fastest by busbw and where each run's busbw saturates ({@link Ranking}), and what looks
+ * wrong: wrong elements, runs that stopped early, noisy measurements, bandwidth that falls at the largest sizes,
+ * failed references, skipped inputs.
  * <b>Note:</b> threadsafe (no state).
  */
 final class Conclusion {
 
-    /** The fraction of its peak busbw from which a series counts as saturated. */
+    /** The fraction of the highest busbw of its plateau that every point of the plateau reaches. */
     static final double SATURATED = 0.9;
     /** A busbw at the largest size below this fraction of the peak counts as falling off. */
     static final double FALLS_OFF = 0.7;
     /** The most collectives the conclusion speaks of (the analysis above has them all). */
     private static final int MAX_COLLECTIVES = 12;
     /** The most runs named per collective. */
-    private static final int MAX_RUNS = 6;
+    private static final int MAX_RUNS = Ranking.MAX_RUNS;
 
     private Conclusion() {
     }
@@ -50,85 +47,34 @@ final class Conclusion {
             }
         }
         main.entrySet().stream().limit(MAX_COLLECTIVES).forEach(e -> {
-            fastest(e.getKey(), e.getValue(), out);
+            Ranking.of(e.getKey(), e.getValue(), out);
             if (others.containsKey(e.getKey())) {
-                out.add("  also measured: " + String.join(", ", others.get(e.getKey())) + " (their figures are above,"
-                    + " their plots apart per type)");
+                out.add("  also measured: " + String.join(", ", others.get(e.getKey())) + " (their figures are in"
+                    + " the analysis, their plots apart per type)");
             }
         });
         if (main.size() > MAX_COLLECTIVES) {
-            out.add("(" + (main.size() - MAX_COLLECTIVES) + " more collectives: see the figures above.)");
+            out.add("(" + (main.size() - MAX_COLLECTIVES) + " more collectives: see the analysis for their figures.)");
         }
         final List<String> wrong = wrong(set, a, verdicts, cvLimit);
+        final List<String> unknown = AnalysisText.withoutSpread(set);
         if (wrong.isEmpty()) {
-            out.add("Nothing looks wrong: no wrong elements, every run complete, no measurement varies by more than "
-                + Tables.num(cvLimit) + " % between iterations, no bandwidth falls off at the largest sizes.");
+            out.add("Nothing looks wrong: no wrong elements, every run complete, " + (unknown.isEmpty()
+                ? "no measurement varies by more than " + Tables.num(cvLimit) + " % between iterations, "
+                : unknown.size() == set.runs().size() ? "" : "no measurement of the runs that record it varies by"
+                + " more than " + Tables.num(cvLimit) + " % between iterations, ")
+                + "no bandwidth falls off at the largest sizes." + (unknown.isEmpty() ? "" : " How much "
+                + AnalysisText.names(unknown) + " vary between iterations is unknown: " + (unknown.size() == 1
+                ? "its files do not record it." : "their files do not record it.")));
         } else {
             out.add("What looks wrong:");
             wrong.forEach(w -> out.add("- " + w));
+            if (!unknown.isEmpty()) {
+                out.add("How much " + AnalysisText.names(unknown) + " vary between iterations is unknown: their files"
+                    + " do not record it.");
+            }
         }
         return out;
-    }
-
-    /** Who is fastest over the sizes all of them measured, and where each saturates. */
-    private static void fastest(final String coll, final List<Analysis.Plateau> ps, final List<String> out) {
-        final Series first = ps.get(0).series();
-        final String what = coll + Analysis.kindSuffix(first);
-        if (ps.size() == 1) {
-            out.add(what + ": one run, " + first.name() + ", " + Tables.num(ps.get(0).busBw()) + " GB/s busbw over "
-                + AnalysisText.range(ps.get(0).fromBytes(), ps.get(0).toBytes(), ps.get(0).sizes()) + ". "
-                + saturation(first));
-            return;
-        }
-        final NominalSizes nominal = new NominalSizes(Series.sizes(ps.stream().map(Analysis.Plateau::series)
-            .toList()));
-        final List<java.util.TreeMap<Long, Result>> points = ps.stream().map(p -> p.series().byNominal(nominal))
-            .toList();
-        final TreeSet<Long> common = new TreeSet<>(points.get(0).keySet());
-        points.forEach(p -> common.retainAll(p.keySet()));
-        if (common.isEmpty()) {
-            out.add(what + ": the runs measured no size in common, so none is called fastest (compare the plateaus"
-                + " above, each over its own sizes).");
-        } else {
-            final long largest = common.last();
-            final List<Long> top = common.tailSet((largest + Analysis.PLATEAU_SPAN - 1) / Analysis.PLATEAU_SPAN)
-                .stream().toList();
-            final List<double[]> ranked = new ArrayList<>();
-            for (int i = 0; i < ps.size(); i++) {
-                final java.util.TreeMap<Long, Result> mine = points.get(i);
-                ranked.add(new double[] {Analysis.median(top.stream().map(b -> mine.get(b).busBw()).toList()), i});
-            }
-            ranked.sort(Comparator.comparingDouble((double[] r) -> r[0]).reversed());
-            final StringBuilder sb = new StringBuilder(what + ": fastest is "
-                + ps.get((int) ranked.get(0)[1]).series().name() + " at " + Tables.num(ranked.get(0)[0])
-                + " GB/s busbw (median over " + AnalysisText.range(top.get(0), largest, top.size())
-                + ", the largest sizes every run measured)");
-            for (int i = 1; i < Math.min(MAX_RUNS, ranked.size()); i++) {
-                sb.append(i == 1 ? "; then " : ", ").append(ps.get((int) ranked.get(i)[1]).series().name())
-                    .append(' ').append(Tables.num(ranked.get(i)[0]));
-            }
-            out.add(sb.append(ranked.size() > MAX_RUNS ? ", ..." : "").append('.').toString());
-        }
-        ps.stream().limit(MAX_RUNS).forEach(p -> out.add("  " + p.series().name() + ": " + saturation(p.series())));
-    }
-
-    /** Where a series reaches {@link #SATURATED} of its peak busbw, or that it still rises at its largest size. */
-    static String saturation(final Series s) {
-        final List<Result> pts = s.points().stream().filter(p -> Double.isFinite(p.busBw())).toList();
-        final Result peak = pts.stream().max(Comparator.comparingDouble(Result::busBw)).orElseThrow();
-        final Result last = pts.get(pts.size() - 1);
-        final Result from = pts.stream().filter(p -> p.busBw() >= SATURATED * peak.busBw()).findFirst()
-            .orElseThrow();
-        if (pts.size() == 1) {
-            return "one size measured, so where it saturates is unknown.";
-        }
-        if (from == last) {
-            return "busbw still rises at the largest size measured (" + Numbers.size(last.sizeBytes()) + ", "
-                + Tables.num(last.busBw()) + " GB/s): not saturated; measure larger sizes to find the plateau.";
-        }
-        return "saturates from " + Numbers.size(from.sizeBytes()) + " (" + Tables.num(from.busBw()) + " GB/s, "
-            + Math.round(SATURATED * 100) + " % of its peak of " + Tables.num(peak.busBw()) + " GB/s at "
-            + Numbers.size(peak.sizeBytes()) + ").";
     }
 
     private static List<String> wrong(final ResultSet set, final Analysis a, final List<Verdict> verdicts,
@@ -169,10 +115,10 @@ final class Conclusion {
         }
         final long failed = verdicts.stream().filter(v -> !v.pass()).count();
         if (failed > 0) {
-            out.add(failed + " reference(s) FAILED (see References above).");
+            out.add(failed + " reference(s) FAILED (see the References of the analysis).");
         }
         if (!set.problems().isEmpty()) {
-            out.add(set.problems().size() + " input(s) skipped in whole or part (see above).");
+            out.add(set.problems().size() + " input(s) skipped in whole or part (the analysis says which and why).");
         }
         final long runsWithoutHosts = set.runs().stream().filter((Run r) -> r.hosts().isEmpty()).count();
         if (runsWithoutHosts > 0 && runsWithoutHosts < set.runs().size()) {

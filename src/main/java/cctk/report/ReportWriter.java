@@ -92,7 +92,8 @@ public final class ReportWriter {
             if (ncclTests) {
                 files.addAll(NcclTestsExport.write(set, OwnerFiles.subdirectory(dir, NcclTestsExport.DIRECTORY)));
             }
-            files.add(write(dir.resolve("report.html"), w -> HtmlPage.page(w, title(set), text, plots, all)));
+            files.add(write(dir.resolve("report.html"), w -> HtmlPage.page(w, title(set), text, plots, all,
+                Series.collectives(Series.of(set)))));
             files.add(StaleFiles.record(dir, files));
             return new Report(List.copyOf(files), plots, analysis, verdicts, text);
         } catch (final IOException | java.io.UncheckedIOException u) {

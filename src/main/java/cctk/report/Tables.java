@@ -24,14 +24,16 @@ public final class Tables {
         return Numbers.fit(v, 12).trim();
     }
 
-    /** The runs: name, where, job, start, complete, file. */
+    /** The runs: name, where, job, start, complete, parameters, file. */
     public static Table runs(final ResultSet set) {
         final List<List<String>> rows = new ArrayList<>();
         for (final Run r : set.runs()) {
             rows.add(List.of(set.nameOf(r), r.where().isEmpty() ? "unknown" : r.where(), Objects.toString(r.jobId(),
-                ""), Objects.toString(r.start(), ""), r.complete() ? "yes" : "no (stopped early)", r.source()));
+                ""), Objects.toString(r.start(), ""), r.complete() ? "yes" : "no (stopped early)",
+                Parameters.of(set, r), r.source()));
         }
-        return new Table("Runs", List.of("run", "where", "job", "start", "complete", "file"), flags(6), rows);
+        return new Table("Runs", List.of("run", "where", "job", "start", "complete", "parameters", "file"), flags(7),
+            rows);
     }
 
     /** Every measurement of every run; its rows are made when read, one at a time, never all held. */

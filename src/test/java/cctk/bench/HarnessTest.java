@@ -54,11 +54,17 @@ class HarnessTest {
 
     List<ExitCode> run(final int world, final ThreadCommunicator.Shared shared, final Benchmark b,
                        final StringWriter progress, final PointHook hook) {
+        return run(world, shared, b, progress, hook, null);
+    }
+
+    List<ExitCode> run(final int world, final ThreadCommunicator.Shared shared, final Benchmark b,
+                       final StringWriter progress, final PointHook hook, final StringWriter console) {
         store = new MemoryStore(world, java.time.Duration.ofSeconds(20));
         return ThreadCommunicator.run(world, shared, comm -> {
             final RunContext ctx = new RunContext("0.1.0-test", Path.of("configs/t.yaml"), "job7",
                 new cctk.results.RankInfo(comm.rank(), "host-" + comm.rank(), 1, 0, comm.rank(), "cpu", "default"), dir,
-                Map.of("NCCL_DEBUG", "WARN"), hook, null);
+                Map.of("NCCL_DEBUG", "WARN"), hook, console == null || comm.rank() != 0 ? null
+                : new PrintWriter(console));
             return new Harness(comm, store, spec(b), ctx, new PrintWriter(progress)).run();
         });
     }
@@ -181,6 +187,22 @@ class HarnessTest {
                 "\"jit\": {", "\"points_waited\": ", "\"points_retimed\": ", "\"points_still_disturbed\": ");
             assertThat(progress.toString()).contains("cctk: JIT during the sweep: rank 0 waited");
         }
+    }
+
+    @Test
+    void theJitLineFollowsTheLastRowOnTheRowsStream() {
+        // the rows go to standard output, and the JIT line went to standard error: the launcher, reading both, could
+        // print it before the last row
+        final Benchmark b = bench(List.of(CollectiveType.ALL_REDUCE, CollectiveType.BARRIER), List.of(DType.FLOAT32),
+            List.of(ReduceOp.SUM), List.of(new MessageSize(64, false)), 1, Benchmark.InPlace.OUT_OF_PLACE);
+        final StringWriter progress = new StringWriter();
+        final StringWriter console = new StringWriter();
+        assertThat(run(2, ThreadCommunicator.shared(2), b, progress, PointHook.NONE, console))
+            .containsOnly(ExitCode.OK);
+        final List<String> lines = console.toString().lines().toList();
+        assertThat(lines.get(lines.size() - 1)).startsWith("cctk: JIT during the sweep: ");
+        assertThat(lines.get(lines.size() - 2)).contains("barrier");
+        assertThat(progress.toString()).doesNotContain("JIT during the sweep");
     }
 
     @Test

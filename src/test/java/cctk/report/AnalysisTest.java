@@ -48,7 +48,7 @@ class AnalysisTest {
         final Analysis a = Analysis.of(set);
         assertThat(a.ratios()).hasSize(3).allSatisfy(r -> assertThat(r.sizes()).isEqualTo(2));
         assertThat(String.join("\n", text(set))).contains("all_gather float32: tcp W=3 / tcp W=2 = ",
-            "x over 10 MB - 100 MB (2 sizes)", "all_gather float32: fastest is tcp W=4");
+            "x over 10 MB - 100 MB (2 sizes)", "all_gather float32: fastest by busbw is tcp W=4");
     }
 
     @Test
@@ -72,9 +72,9 @@ class AnalysisTest {
         assertThat(all).contains("  tcp W=2 all_reduce bfloat16 max 1 MiB out-of-place: cv 85.00 %");
         final List<String> end = lines.subList(lines.indexOf("Conclusion:"), lines.size());
         assertThat(String.join("\n", end)).contains(
-            "all_reduce bfloat16 max: fastest is tcp W=2 at 4.00 GB/s busbw (median over 16 MiB - 256 MiB (3 sizes)",
+            "all_reduce bfloat16 max: fastest by busbw is tcp W=2 at 4.00 GB/s busbw (median over 16 MiB - 256 MiB (3 sizes)",
             "then tcp W=4 2.00",
-            "tcp W=2: saturates from 16 MiB (3.90 GB/s, 90 % of its peak of 4.00 GB/s at 64 MiB).",
+            "tcp W=2: saturates from 16 MiB at 4.00 GB/s (the median over 16 MiB - 256 MiB (3 sizes)",
             "tcp W=4: busbw still rises at the largest size measured (256 MiB, 2.50 GB/s): not saturated",
             "What looks wrong:", "3 wrong elements", "noisy measurements: 1 vary by more than 20.00 %");
     }

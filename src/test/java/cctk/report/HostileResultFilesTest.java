@@ -95,7 +95,7 @@ class HostileResultFilesTest {
             }
         }
         if (c.expect() == HostileCases.Expect.PARTIAL) {
-            assertThat(report.out()).as(c.name()).contains("report of 1 runs");
+            assertThat(report.out()).as(c.name()).contains("report of 1 run in");
             assertThat(report.err()).as(c.name()).contains(":3: row ");
         }
         if (c.expect() != HostileCases.Expect.HANDLED) {

@@ -209,7 +209,7 @@ class NcclTestsReportTest {
             final Hostile.Outcome again = Hostile.cli("report", ours.getParent().toString(), "-o",
                 ours.getParent().toString(), "--nccl-tests");
             assertThat(again.code()).as(again.out() + again.err()).isZero();
-            assertThat(again.out()).contains("report of 1 runs");
+            assertThat(again.out()).contains("report of 1 run in");
         }
     }
 }

@@ -118,7 +118,7 @@ class ReportSafetyTest {
         for (int i = 0; i < 3; i++) {
             final Hostile.Outcome r = Hostile.cli("report", d.toString(), "-o", d.toString());
             assertThat(r.code()).as(r.err()).isZero();
-            assertThat(r.out()).contains("report of 1 runs");
+            assertThat(r.out()).contains("report of 1 run in");
             assertThat(Files.readAllLines(d.resolve("combined.csv"))).hasSize(1 + 4);
         }
     }

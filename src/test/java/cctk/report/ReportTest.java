@@ -138,7 +138,8 @@ class ReportTest {
         assertThat(html).startsWith("<!DOCTYPE html>").endsWith("</html>\n");
         assertThat(html.split("src=\"data:image/png;base64,", -1)).hasSize(8);
         assertThat(html).doesNotContain("src=\"http", "href=\"http", "src=\"plots/");
-        assertThat(html).contains("<h2>Summary per configuration</h2>", "<h2>Full results</h2>", "<h2>Runs</h2>",
+        assertThat(html).containsPattern("<h2 id=\"table-[0-9]+\">Summary per configuration</h2>")
+            .containsPattern("<h2 id=\"table-[0-9]+\">Full results</h2>").contains("<h2 id=\"table-1\">Runs</h2>",
             "Plateau bus bandwidth", "<td>threads W=4</td>");
         final long rows = html.lines().filter(l -> l.startsWith("<tr><td>threads W=")).count();
         final long measurements = ResultReader.read(List.of(results)).results().size();
