@@ -52,7 +52,7 @@ class LayeringTest {
             .whereLayer("launch").mayOnlyAccessLayers("rank", "bench", "spec", "coll", "comm", "results", "base")
             .whereLayer("slurm").mayOnlyAccessLayers("base")
             .whereLayer("render").mayOnlyAccessLayers("spec", "coll", "comm", "nccl", "results", "base")
-            .whereLayer("report").mayOnlyAccessLayers("results", "base")
+            .whereLayer("report").mayOnlyAccessLayers("comm", "results", "base") // comm: DType, the element types
             .whereLayer("demo").mayOnlyAccessLayers("comm", "results", "base")
             .whereLayer("diagnose").mayOnlyAccessLayers("render", "slurm", "rank", "spec", "coll", "tcp", "comm",
                 "verdict", "report", "results", "base")
