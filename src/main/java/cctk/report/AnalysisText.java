@@ -12,7 +12,7 @@ import java.util.List;
 public final class AnalysisText {
 
     /** The heading of the sizes the plots leave out; the HTML page repeats its lines above the plots. */
-    static final String UNPLOTTED = "Left out of the plots (a log axis cannot show a value of 0; the tables have these"
+    static final String UNPLOTTED = "Left out of the plots (no busbw or time above 0 to draw; the tables have these"
         + " rows):";
 
     private AnalysisText() {
@@ -125,8 +125,9 @@ public final class AnalysisText {
     }
 
     /**
-     * Per plotted series, the sizes whose busbw or time is not above 0 (nccl-tests prints busbw 0.00 for its
-     * smallest sizes): the plots' log axes leave them out ({@link Charts#line}), so the report says which and why.
+     * Per plotted series, the sizes whose busbw or time is not above 0 (a row without a time; nccl-tests' 0.00 rows
+     * get their busbw from size and time when read): the plots leave them out ({@link Charts#line}), so the report
+     * says which and why.
      */
     static List<String> unplotted(final ResultSet set) {
         final List<String> out = new ArrayList<>();
