@@ -389,9 +389,7 @@ public final class Harness {
         loopNanos += mine.loopNanos();
         loops += mine.attempts();
         final int n = PointStats.encode(mine, comm.rank(), figures);
-        final cctk.spec.Benchmark.TimeAcrossRanks across = spec.benchmark().timeAcrossRanks();
-        reduction.allReduce(figures, n, PointStats.rule(across));
-        PointStats.finish(figures, n, across);
+        PointStats.overRanks(reduction, figures, n, spec.benchmark().timeAcrossRanks());
         dataNanos += figures[PointStats.DATA_NANOS];
         dataBytes += figures[PointStats.DATA_BYTES];
         row.repeats().add(figures, n, mine, check);

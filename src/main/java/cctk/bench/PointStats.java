@@ -69,6 +69,13 @@ final class PointStats {
         return SLOTS + t.length;
     }
 
+    /** Combines every rank's first {@code length} numbers of {@code v} by {@code reduction}, for {@code across}. */
+    static void overRanks(final RankReduction reduction, final double[] v, final int length,
+                          final TimeAcrossRanks across) {
+        reduction.allReduce(v, length, rule(across));
+        finish(v, length, across);
+    }
+
     /** The rule that combines the vectors for {@code across}. */
     static RankReduction.Rule rule(final TimeAcrossRanks across) {
         return across == TimeAcrossRanks.MEAN ? SUM_RULE : RULE;
