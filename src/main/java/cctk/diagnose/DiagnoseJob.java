@@ -83,9 +83,10 @@ public final class DiagnoseJob {
             out.flush();
         }).follow(sub.jobId());
         manifest.withEnd(end, Instant.now()).write(script.getParent());
-        if ("1:0".equals(end.exitCode()) || "5:0".equals(end.exitCode())) {
-            out.println("job " + end.jobId() + ": exit code " + end.exitCode().charAt(0) + " is how a diagnosing job"
-                    + " says it " + (end.exitCode().startsWith("1") ? "named a suspect" : "could not tell")
+        final int status = end.signal() == 0 ? end.exitStatus() : -1;
+        if (status == ExitCode.FAILED.code() || status == ExitCode.INCONCLUSIVE.code()) {
+            out.println("job " + end.jobId() + ": exit code " + status + " is how a diagnosing job says it "
+                    + (status == ExitCode.FAILED.code() ? "named a suspect" : "could not tell")
                     + "; Slurm calls that FAILED. The verdict:");
         }
         return verdict(outputDir, now.minusSeconds(2), end, out);
