@@ -137,7 +137,8 @@ public final class Harness {
                 final Map<String, Object> jitRun = step.jitDuringSweep();
                 files.jitDuringSweep(jitRun);
                 final PrintWriter after = ctx.console() != null ? ctx.console() : progress; // the rows' stream
-                after.println("cctk: JIT during the sweep: " + jitRun.get("summary"));
+                ConsoleTable.end(after == progress ? List.of() : files.results(), jitRun.get("summary")).forEach(
+                    after::println);
                 after.flush();
             }
         } finally {
@@ -217,14 +218,7 @@ public final class Harness {
         }
         int n = done;
         for (final SweepPlan.Point p : block) {
-            final List<Result> ms = new ArrayList<>();
-            for (final PointRows.Row row : rows) {
-                if (row.point() == p) {
-                    ms.add(row.result(run));
-                }
-            }
-            final Line line = new Line(p.coll().type().title(), p.requested(), p.type() == null ? 1 : p.type().bytes(),
-                ms);
+            final Line line = PointRows.line(p, rows, run);
             n++;
             if (files != null) {
                 try {

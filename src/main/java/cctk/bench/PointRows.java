@@ -70,6 +70,18 @@ final class PointRows {
         return rows;
     }
 
+    /** The line of point {@code p}: its measurements among {@code rows}, in their order, as rows of {@code run}. */
+    static cctk.results.Line line(final SweepPlan.Point p, final List<Row> rows, final cctk.results.Run run) {
+        final List<Result> ms = new java.util.ArrayList<>();
+        for (final Row row : rows) {
+            if (row.point() == p) {
+                ms.add(row.result(run));
+            }
+        }
+        return new cctk.results.Line(p.coll().type().title(), p.requested(), p.type() == null ? 1
+            : p.type().bytes(), ms);
+    }
+
     private static Row row(final SweepPlan.Point p, final Case c, final boolean inPlace, final RowKey key,
                            final Result skipped, final int repeats, final Benchmark b) {
         return new Row(p, c, inPlace, key, skipped, skipped == null ? new RowRepeats(repeats,

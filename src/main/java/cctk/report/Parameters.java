@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * How a run measured, in words, from the settings its result JSON records ({@code args}; an nccl-tests log gives
- * its iterations and warm-up): timed iterations, warm-up, repeats, the shortest timed loop, checked iterations,
+ * its iterations and warm-up): sizes asked as element counts (the seeds' 1M, 4M, 16M), timed iterations, warm-up, repeats, the shortest timed loop, checked iterations,
  * layouts, root, re-timing, and the alltoallv counts (their spread, or the matrix file). A bare CSV records none.
  * <b>Note:</b> threadsafe (no state).
  */
@@ -21,6 +21,11 @@ final class Parameters {
     static String of(final ResultSet set, final Run run) {
         final Map<String, Object> a = run.args();
         final List<String> out = new ArrayList<>();
+        if (a.get("sizes") instanceof List<?> sizes && !sizes.isEmpty() && sizes.stream().allMatch(o -> o instanceof
+            String t && t.matches("[0-9]{1,18} elements"))) {
+            out.add("sizes asked as element counts: " + String.join(", ", sizes.stream().map(o -> AskedElements.count(
+                Long.parseLong(((String) o).split(" ")[0]))).toList()) + " elements");
+        }
         add(out, "iterations", a.get("iters"));
         add(out, "warm-up", a.get("warmup_iters"));
         add(out, "repeats", a.get("repeats"));

@@ -100,17 +100,40 @@ public final class NcclTests {
     /**
      * {@code {algbw, busbw}} of a row from its size and time, as nccl-tests computes them before it rounds them to
      * two decimals (algbw = size / time, busbw = algbw times {@link #busFactor}), so that rows of a few bytes, printed
-     * as 0.00, keep a bandwidth and a table read back matches the times it was written from; the printed figures
-     * where the collective's factor is unknown.
+     * as 0.00, keep a bandwidth; the printed figures where the collective's factor is unknown. A printed figure is
+     * nccl-tests' own value, from the unrounded time, rounded to its step (0.01 in a text table): the value kept
+     * is the one from size and time moved into that rounding interval where the printed time's own rounding took it
+     * out (45.3257 from a time of 4 or 5 digits, printed by nccl-tests as 45.32, is kept as just under 45.325), so a
+     * table read back and written again prints nccl-tests' figures digit for digit.
      */
     static double[] bandwidths(final String collective, final int world, final long sizeBytes, final double timeUs,
-                               final double printedAlg, final double printedBus) {
+                               final double printedAlg, final double printedBus, final double algStep,
+                               final double busStep) {
         final double factor = busFactor(collective, world);
         if (Double.isNaN(factor) || !(timeUs > 0)) {
             return new double[] {printedAlg, printedBus};
         }
         final double alg = sizeBytes / timeUs / 1e3;
-        return new double[] {alg, alg * factor};
+        return new double[] {within(alg, printedAlg, algStep), within(alg * factor, printedBus, busStep)};
+    }
+
+    /** {@code value} moved into the interval that rounds to {@code printed} at {@code step}, kept open at its ends. */
+    private static double within(final double value, final double printed, final double step) {
+        if (!Double.isFinite(printed) || !(step > 0)) {
+            return value;
+        }
+        final double half = step / 2 * 0.999;
+        return Math.max(printed - half, Math.min(printed + half, value));
+    }
+
+    /** The step of a printed decimal: 0.01 for {@code 45.32}, 1 for {@code 183338}, 0.1 for {@code 4.5e+01}'s form. */
+    static double step(final String printed) {
+        final String mantissa = printed.split("[eE]")[0];
+        final int dot = mantissa.indexOf('.');
+        final int decimals = dot < 0 ? 0 : mantissa.length() - dot - 1;
+        final int exponent = mantissa.length() < printed.length() ? Integer.parseInt(printed.substring(
+            mantissa.length() + 1)) : 0;
+        return Math.pow(10, exponent - decimals);
     }
 
     /** nccl-tests' start time ({@code 2025-11-24 17:34:07}) as cctk writes it ({@code 2025-11-24T17:34:07}). */

@@ -24,6 +24,9 @@ import java.util.function.UnaryOperator;
  */
 final class NcclTestsJson {
 
+    /** The step of nccl-tests' JSON bandwidths, printed with {@code %lf}: 6 decimals. */
+    private static final double JSON_STEP = 1e-6;
+
     private static final int MAX_ROW_PROBLEMS = 5;
 
     private NcclTestsJson() {
@@ -128,7 +131,7 @@ final class NcclTestsJson {
                 final Map<?, ?> it = r.get(key + "_per_iter") instanceof Map<?, ?> m ? m : Map.of();
                 final long wrong = g.get("nwrong") instanceof Number w ? Math.max(0, Math.round(w.doubleValue())) : -1;
                 final double[] bw = NcclTests.bandwidths(coll, run.world(), size, time, bw(key, g.get("alg_bw")),
-                    bw(key, g.get("bus_bw")));
+                    bw(key, g.get("bus_bw")), JSON_STEP, JSON_STEP);
                 out.add(new Result(run, coll, names.apply(Printable.of(NcclTests.dtype(type))), op == null ? null
                     : names.apply(Printable.of(op)), root, size, count, inPlace, time, num(it.get("min_us")),
                     num(it.get("p50_us")), num(it.get("p99_us")), num(it.get("cv_pct")), bw[0], bw[1], wrong, null));

@@ -144,7 +144,8 @@ final class NcclTestsTable {
             p99 = NcclTestsText.decimal("i_p99", g.get(6));
             cv = NcclTestsText.decimal("i_cv%", g.get(7));
         }
-        final double[] bw = NcclTests.bandwidths(coll, run.world(), size, time, alg, bus);
+        final double[] bw = NcclTests.bandwidths(coll, run.world(), size, time, alg, bus,
+            NcclTests.step(g.get(1)), NcclTests.step(g.get(2)));
         return new Result(run, coll, dtype, op, root, size, count, inPlace, time, min, Double.NaN, p99, cv, bw[0],
             bw[1], wrong, null);
     }

@@ -90,7 +90,7 @@ class PlotsTest {
         assertThat(c.getXAxisTitle()).contains("binary units");
         // 1e-4 .. 10 GB/s of bandwidth: a linear axis up to a round number above the plateau
         assertThat(c.getYAxisTitle()).doesNotContain("log scale");
-        assertThat(ChartModel.yLabels(c)).startsWith("0").endsWith("20");
+        assertThat(ChartModel.yLabels(c)).startsWith("0").endsWith("12");
         // its time, 10,000 .. 107,374 us: a log axis with a label per decade, the top one above every time
         final XYChart t = (XYChart) named(plan(new ResultSet(rs, List.of())), "all_reduce_time_vs_size").chart();
         assertThat(t.getYAxisTitle()).contains("log scale");
@@ -113,8 +113,11 @@ class PlotsTest {
     void aValueAxisThatSpansLessThanThreeDecadesIsWidenedOrLinear() {
         assertThat(Axes.values(List.of(0.5, 3.0, 40.0))).isEqualTo(new Axes.ValueScale(true, 0.1, 100));
         assertThat(Axes.values(List.of(1.0, 10.0))).isEqualTo(new Axes.ValueScale(true, 1, 100));
-        assertThat(Axes.values(List.of(1.0, 9.9))).isEqualTo(new Axes.ValueScale(false, 0, 20));
-        assertThat(Axes.values(List.of(1.2))).isEqualTo(new Axes.ValueScale(false, 0, 2));
+        // 9.9 and 9.7 top out at 12, not 20 (issue 26: a busbw plot of data at 9.7 GB/s used half its height)
+        assertThat(Axes.values(List.of(1.0, 9.9))).isEqualTo(new Axes.ValueScale(false, 0, 12));
+        assertThat(Axes.linear(List.of(0.4, 9.7))).isEqualTo(new Axes.ValueScale(false, 0, 12));
+        assertThat(Axes.linear(List.of(366.0, 322.0))).isEqualTo(new Axes.ValueScale(false, 0, 400));
+        assertThat(Axes.values(List.of(1.2))).isEqualTo(new Axes.ValueScale(false, 0, 1.5));
         assertThat(Axes.values(List.of()).log()).isFalse();
         final Run a = run("tcp", 2, "2026-11-24T17:50:22");
         final XYChart c = (XYChart) named(plan(new ResultSet(List.of(at(a, "all_reduce", "float32", "sum", 1024, 0.5,

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Timeout;
  * cctk's tables in nccl-tests' layout, line by line against nccl-tests' own: the fixture
  * {@code nccl-tests/all_reduce_perf.txt} follows the printf formats of nccl-tests v2.19.6 (https://github.com/NVIDIA/
  * nccl-tests, src/util.cu: writeDeviceReport, writeResultHeader, writeBenchmarkLinePreamble, writeBenchmarkLineBody,
- * writeResultFooter, finalizeFooter, writeErrors); no output of a real nccl-tests run is in this repository.
+ * writeResultFooter, finalizeFooter, writeErrors); the {@code real-} fixtures are real nccl-tests output (their
+ * README says where each was published), read back through cctk's reader and written out again.
  */
 @Timeout(60)
 class NcclTestsWriterTest {
@@ -63,5 +64,52 @@ class NcclTestsWriterTest {
             }
         }
         return out;
+    }
+
+    /**
+     * Issue 26: a real nccl-tests 2.19.6 log (two GB10 nodes, all_gather, 512 MiB .. 16 GiB, times of 5 and 6 digits)
+     * read by cctk's reader, which recomputes algbw and busbw from size and time, and written out again gives the
+     * published table byte for byte: the header lines with their trailing spaces, every row (the 6-digit times that
+     * nccl-tests prints without decimals included) and the footer, but for the machine's lines. The Avg bus bandwidth
+     * is the mean of busbw recomputed from the printed (rounded) times, so it agrees with nccl-tests' own to 4 digits.
+     */
+    @Test
+    void aRealNcclTests2196LogReadAndWrittenAgainIsTheSameBytes() throws IOException {
+        final String real = Files.readString(NcclTestsTest.fixture("real-2.19.6-all_gather_perf.txt"));
+        final String written = roundTrip("real-2.19.6-all_gather_perf.txt", "all_gather");
+        assertThat(kept(written.substring(0, written.indexOf("concluded: all_gather_perf\n") + 27)))
+            .isEqualTo(kept(real)).hasSize(17);
+        assertThat(avgBusBw(written)).isCloseTo(avgBusBw(real), org.assertj.core.data.Percentage.withPercentage(0.01));
+    }
+
+    /**
+     * The same with a real 2.19.4 log of one process driving 8 GPUs (8 B .. 128 MiB, whose 0.00 rows stay in the
+     * table); nccl-tests' {@code nGpus 8} line names a process layout a cctk run does not have (one rank a process), so
+     * that line is left out of the comparison with the machine's lines.
+     */
+    @Test
+    void aRealNcclTests2194LogOfEightGpusReadAndWrittenAgainIsTheSameBytes() throws IOException {
+        final String real = Files.readString(NcclTestsTest.fixture("real-2.19.4-all_reduce_perf.txt"));
+        final String written = roundTrip("real-2.19.4-all_reduce_perf.txt", "all_reduce");
+        assertThat(kept(written).stream().filter(l -> !l.startsWith("# nThread ")))
+            .containsExactlyElementsOf(kept(real).stream().filter(l -> !l.startsWith("# nThread ")).toList())
+            .hasSize(37);
+        assertThat(avgBusBw(written)).isCloseTo(avgBusBw(real), org.assertj.core.data.Percentage.withPercentage(0.05));
+    }
+
+    /** The table of {@code coll} that cctk writes for the fixture {@code name} as its reader reads it. */
+    private static String roundTrip(final String name, final String coll) throws IOException {
+        final ResultSet set = ResultReader.read(List.of(NcclTestsTest.fixture(name)));
+        assertThat(set.problems()).isEmpty();
+        final StringWriter w = new StringWriter();
+        NcclTestsWriter.write(set.runs().get(0), coll, NcclTestsWriter.byCollective(set.results()).get(coll), w);
+        return w.toString();
+    }
+
+    private static double avgBusBw(final String text) {
+        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("# Avg bus bandwidth    : (\\S+) \n")
+            .matcher(text);
+        assertThat(m.find()).as("an Avg bus bandwidth line in%n%s", text).isTrue();
+        return Double.parseDouble(m.group(1));
     }
 }
