@@ -9,7 +9,6 @@ import cctk.comm.Store;
 import cctk.results.ConsoleTable;
 import cctk.results.Line;
 import cctk.results.RankInfo;
-import cctk.results.Result;
 import cctk.results.ResultFiles;
 import cctk.results.Run;
 import cctk.spec.Benchmark;

@@ -101,8 +101,8 @@ public final class ConsoleTable {
             final Result.Obtained how = r.how();
             sb.append(String.format(java.util.Locale.ROOT, SIDE, Numbers.fit(r.timeUs(), 12).trim(),
                 Numbers.fit(r.algBw(), 8).trim(), Numbers.fit(r.busBw(), 8).trim(),
-                r.wrong() < 0 ? "N/A" : Long.toString(r.wrong()), spread(how.spreadPct()), how.known() ? how.attempts() + "/" + how.repeats()
-                : "-"));
+                r.wrong() < 0 ? "N/A" : Long.toString(r.wrong()), spread(how.spreadPct()),
+                how.known() ? how.attempts() + "/" + how.repeats() : "-"));
         }
     }
 
