@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * How a run measured, in words, from the settings its result JSON records ({@code args}; an nccl-tests log gives
  * its iterations and warm-up): sizes asked as element counts (the seeds' 1M, 4M, 16M), timed iterations, warm-up,
- * repeats, the shortest timed loop, checked iterations, layouts, root, re-timing, and the alltoallv counts (their spread, or the matrix file). A bare CSV records none.
+ * repeats, the shortest timed loop, checked iterations, layouts, root, re-timing, and the alltoallv counts (their
+ * spread, or the matrix file). A bare CSV records none.
  * <b>Note:</b> threadsafe (no state).
  */
 final class Parameters {
