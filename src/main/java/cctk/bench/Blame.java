@@ -1,5 +1,6 @@
 package cctk.bench;
 
+import cctk.comm.PeerFault;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -14,22 +15,18 @@ import java.util.regex.Pattern;
 /**
  * Names the party that ended a sweep early, from the diagnoses the ranks posted (rank 0 gathers them): a rank
  * that others waited on or lost and that said nothing itself stalled or died; a NIC that is down on a host is
- * named as such; ranks that all waited on each other name the NICs between them. The words come from the tcp
- * backend's messages ("rank 2 (not sending) over eth1", "rank 1 probably died").
+ * named as such; ranks that all waited on each other name the NICs between them. It judges values
+ * ({@link Diagnosis}: the {@link cctk.comm.PeerFault}s each rank's communicator raised), never words; the one text
+ * it reads is the rendezvous store's notice that a rank left it, which reaches a rank only as words.
  */
 final class Blame {
 
     /** What a rank says when a signal, not a fault, stopped it. */
     static final String STOPPED = "stopped: ";
 
-    private static final Pattern WAITED_FOR = Pattern.compile(
-        "rank (\\d+) \\(not (?:reading|sending)\\)(?: over ([^ ,;(]+))?( \\(DOWN on host ([^)]+)\\))?");
-    private static final Pattern DIED = Pattern.compile("rank (\\d+) probably died");
     /** The store's own notice, which can reach every rank before their diagnoses do (see StoreServer). */
     private static final Pattern LEFT_STORE = Pattern.compile("rank (\\d+) \\(host [^)]*\\) disconnected from the"
             + " rendezvous store");
-    private static final Pattern LINK_OVER = Pattern.compile("\\) over ([^ ,;(]+)( \\(DOWN on host ([^)]+)\\))?");
-    private static final Pattern WAITED = Pattern.compile("waited ([0-9.]+) s");
 
     private Blame() {
     }
@@ -42,7 +39,7 @@ final class Blame {
      * @param point     what was being measured ("all_reduce float32 4194304 B"), or null
      * @param fallback  the cause when nobody named anybody (rank 0's own error or a signal's cause)
      */
-    static String of(final int world, final Map<Integer, String> said, final String point, final String fallback) {
+    static String of(final int world, final Map<Integer, Diagnosis> said, final String point, final String fallback) {
         final String during = point == null ? "" : " during " + point;
         final Set<String> down = new LinkedHashSet<>();
         final Map<Integer, Set<Integer>> waiters = new LinkedHashMap<>();
@@ -53,33 +50,25 @@ final class Blame {
         final Map<Integer, String> secondsOf = new TreeMap<>();
         final Set<Integer> left = crashed(said, fallback);
         boolean signalled = false; // diagnoses in rank order: the same line whatever order they came in
-        for (final Map.Entry<Integer, String> e : new TreeMap<>(said).entrySet()) {
-            final String text = e.getValue();
-            signalled |= text.startsWith(STOPPED);
-            final Matcher w = WAITED_FOR.matcher(text);
-            while (w.find()) {
+        for (final Map.Entry<Integer, Diagnosis> e : new TreeMap<>(said).entrySet()) {
+            final Diagnosis d = e.getValue();
+            signalled |= d.stopped();
+            boolean sawDeath = false;
+            for (final PeerFault f : d.faults()) {
                 waiting.add(e.getKey());
-                waiters.computeIfAbsent(Integer.parseInt(w.group(1)), k -> new TreeSet<>()).add(e.getKey());
-                addNic(nics, down, w.group(2), w.group(4));
-                addNic(nicsOf.computeIfAbsent(Integer.parseInt(w.group(1)), k -> new LinkedHashSet<>()), down,
-                    w.group(2), null);
-            }
-            final Matcher d = DIED.matcher(text);
-            final int gone = d.find() ? Integer.parseInt(d.group(1)) : -1;
-            if (gone >= 0) {
-                waiting.add(e.getKey());
-            }
-            if (gone >= 0 && (left.isEmpty() || left.contains(gone))) {
-                lost.add(gone);
-                final Matcher o = LINK_OVER.matcher(text);
-                if (o.find()) {
-                    addNic(nics, down, o.group(1), o.group(3));
-                    addNic(nicsOf.computeIfAbsent(gone, k -> new LinkedHashSet<>()), down, o.group(1), null);
+                if (f.kind().waitedOn()) {
+                    waiters.computeIfAbsent(f.peer(), k -> new TreeSet<>()).add(e.getKey());
+                } else if (!sawDeath && (left.isEmpty() || left.contains(f.peer()))) {
+                    sawDeath = true; // the first death a rank saw; the others followed from it
+                    lost.add(f.peer());
+                } else {
+                    continue;
                 }
+                addNic(nics, down, f.nic(), f.downOn());
+                addNic(nicsOf.computeIfAbsent(f.peer(), k -> new LinkedHashSet<>()), down, f.nic(), null);
             }
-            final Matcher s = WAITED.matcher(text);
-            if (s.find()) {
-                secondsOf.put(e.getKey(), s.group(1));
+            if (Double.isFinite(d.waitedSeconds())) {
+                secondsOf.put(e.getKey(), Double.toString(d.waitedSeconds()));
             }
         }
         lost.addAll(left);
@@ -181,9 +170,14 @@ final class Blame {
      * killed (ranks that end on a signal say goodbye first). A rank whose links closed on another only because it
      * ended after the crash (a node's leader, whose node mate died) is then not the one that died.
      */
-    private static Set<Integer> crashed(final Map<Integer, String> said, final String fallback) {
+    private static Set<Integer> crashed(final Map<Integer, Diagnosis> said, final String fallback) {
         final Set<Integer> left = new TreeSet<>();
-        for (final String text : storeNotices(said, fallback)) {
+        final List<String> texts = new ArrayList<>();
+        said.values().forEach(d -> texts.add(d.text()));
+        if (fallback != null) {
+            texts.add(fallback);
+        }
+        for (final String text : texts) {
             final Matcher m = LEFT_STORE.matcher(text);
             while (m.find()) {
                 left.add(Integer.parseInt(m.group(1)));
@@ -192,25 +186,18 @@ final class Blame {
         return left;
     }
 
-    /** Every text that may carry the store's notice that a rank left: the diagnoses and the fallback cause. */
-    private static List<String> storeNotices(final Map<Integer, String> said, final String fallback) {
-        final List<String> texts = new ArrayList<>(said.values());
-        if (fallback != null) {
-            texts.add(fallback);
-        }
-        return texts;
-    }
-
     /**
      * A rank's error with the store's notice added where it tells more (null: none): a rank that lost a peer which
-     * only ended after another crashed (the other node's leader, say) then names the crashed one too.
+     * only ended after another crashed (the other node's leader, say) then names the crashed one too; a rank that saw
+     * the crashed one die itself ({@code faults}) needs no notice.
      */
-    static String withStoreNotice(final String error, final String notice) {
+    static String withStoreNotice(final String error, final List<PeerFault> faults, final String notice) {
         if (notice == null || error.contains(notice)) {
             return error;
         }
         final Matcher left = LEFT_STORE.matcher(notice);
-        if (left.find() && error.contains("rank " + left.group(1) + " probably died")) {
+        if (left.find() && faults.stream().anyMatch(f -> !f.kind().waitedOn() && f.peer() == Integer.parseInt(
+            left.group(1)))) {
             return error; // it saw that rank die itself
         }
         return error + " The rendezvous store reported before: " + notice;

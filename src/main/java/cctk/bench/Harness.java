@@ -177,9 +177,9 @@ public final class Harness {
             final SweepPlan.Point at = current;
             // the store's notice (taken now, when the fault is seen) names a rank that crashed before: the peer this
             // rank lost may only have ended after it
-            final String error = Blame.withStoreNotice(e.getMessage() == null ? e.toString() : e.getMessage(),
-                store.failure());
-            endByFault(error, at, e instanceof CctkException ce ? ce.exitCode() : ExitCode.INTERNAL);
+            final Diagnosis mine = Diagnosis.of(e, e.getMessage() == null ? e.toString() : e.getMessage());
+            final String error = Blame.withStoreNotice(mine.text(), mine.faults(), store.failure());
+            endByFault(Diagnosis.of(e, error), at, e instanceof CctkException ce ? ce.exitCode() : ExitCode.INTERNAL);
             if (e instanceof CctkException ce && at != null) {
                 throw new CctkException(ce.exitCode(), error + " (cctk was measuring " + at.describe() + ")", ce);
             }
@@ -281,17 +281,18 @@ public final class Harness {
      * A fault ended the sweep here: other ranks post their diagnosis for rank 0 (deadline-bounded); rank 0
      * gathers theirs and writes the final files with the party Blame names.
      */
-    private void endByFault(final String error, final SweepPlan.Point at, final ExitCode code) {
+    private void endByFault(final Diagnosis mine, final SweepPlan.Point at, final ExitCode code) {
+        final String error = mine.text();
         if (comm.rank() != 0) {
             writeCause(error);
-            exchange.postBounded(FAULT_KEY, error, DIAGNOSIS_MILLIS);
+            exchange.postBounded(FAULT_KEY, mine.encode(), DIAGNOSIS_MILLIS);
             return;
         }
         synchronized (ending) {
             if (!ended) {
                 // rank 0's own disk failed: the others only see rank 0 stop, and have nothing to add
                 finish(ownFault ? error + (at == null ? "" : " (during " + at.describe() + ")")
-                    : blame(error, at, error, DIAGNOSIS_MILLIS), code);
+                    : blame(mine, at, error, DIAGNOSIS_MILLIS), code);
             }
         }
     }
@@ -301,14 +302,14 @@ public final class Harness {
         // Slurm ends a step whose task crashed (--kill-on-bad-exit): then the store's notice, already there when the
         // signal comes, names the crashed rank, which ranks that never talk to it directly did not see
         final String notice = store.failure();
-        final String mine = Blame.withStoreNotice(Blame.STOPPED + cause, notice);
+        final Diagnosis mine = Diagnosis.stopped(Blame.withStoreNotice(Blame.STOPPED + cause, List.of(), notice));
         if (notice != null) {
             progress.println("cctk: rank " + comm.rank() + ": stopped by a signal; " + notice);
             progress.flush();
         }
         if (comm.rank() != 0) {
-            writeCause(mine);
-            exchange.postBounded(FAULT_KEY, mine, SIGNAL_MILLIS);
+            writeCause(mine.text());
+            exchange.postBounded(FAULT_KEY, mine.encode(), SIGNAL_MILLIS);
             return ExitCode.FAILED.code();
         }
         synchronized (ending) {
@@ -340,8 +341,9 @@ public final class Harness {
         }
     }
 
-    private String blame(final String mine, final SweepPlan.Point at, final String fallback, final long millis) {
-        final Map<Integer, String> said = new HashMap<>(exchange.gatherBounded(FAULT_KEY, millis));
+    private String blame(final Diagnosis mine, final SweepPlan.Point at, final String fallback, final long millis) {
+        final Map<Integer, Diagnosis> said = new HashMap<>();
+        exchange.gatherBounded(FAULT_KEY, millis).forEach((r, posted) -> said.put(r, Diagnosis.decode(posted)));
         said.put(0, mine);
         return Blame.of(comm.size(), said, at == null ? null : at.describe(), fallback);
     }

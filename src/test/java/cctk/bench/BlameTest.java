@@ -2,25 +2,56 @@ package cctk.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.comm.PeerFailure;
+import cctk.comm.PeerFault;
+import cctk.comm.PeerFault.Kind;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The party an Incomplete line names, from diagnoses as the ranks wrote them on the two-node test cluster. */
+/**
+ * The party an Incomplete line names, from the diagnoses the ranks posted on the two-node test cluster, as values
+ * (the peers each rank's communicator found at fault); the words of each diagnosis are never read.
+ */
 class BlameTest {
 
     private static final String AT = "all_reduce float32 sum 131072 B";
+    /** The words a diagnosis carries: Blame must not read them, so they say something else. */
+    private static final String WORDS = "rank 9 probably died; rank 8 (not sending) over eth9 (DOWN on host nowhere)";
+
+    private static Diagnosis waited(final double seconds, final PeerFault... faults) {
+        return new Diagnosis(false, seconds, List.of(faults), WORDS);
+    }
+
+    private static PeerFault notSending(final int peer, final String nic) {
+        return new PeerFault(peer, Kind.NOT_SENDING, nic, null, null);
+    }
+
+    private static PeerFault notReading(final int peer, final String nic, final String downOn) {
+        return new PeerFault(peer, Kind.NOT_READING, nic, downOn, null);
+    }
+
+    private static Diagnosis died(final int peer, final String nic, final String text) {
+        return new Diagnosis(false, Double.NaN, List.of(new PeerFault(peer, Kind.DIED, nic, null, null)), text);
+    }
+
+    private static Diagnosis stopped(final String cause) {
+        return Diagnosis.stopped(Blame.STOPPED + cause);
+    }
+
+    private static Diagnosis words(final String text) {
+        return new Diagnosis(false, Double.NaN, List.of(), text);
+    }
 
     @Test
     void aFrozenRankIsTheOneOthersWaitedOnThatWaitedOnNobody() {
         // SIGSTOP of rank 2: rank 3 waits on it, the others wait on each other and on rank 3, so on rank 2 too;
         // Slurm's SIGCONT+SIGTERM then lets rank 2 say it was stopped by a signal
         final String line = Blame.of(4, Map.of(
-            0, "rank 0 waited 8.0 s without progress during all_reduce for rank 3 (not sending) over eth0, rank 1"
-                + " (not sending) over eth0; the peer stalled or died",
-            1, "rank 1 waited 8.0 s without progress during all_reduce for rank 0 (not sending) over eth0; the peer",
-            2, Blame.STOPPED + "cancelled: SIGTERM",
-            3, "rank 3 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over eth1, rank 0"
-                + " (not reading) over eth0; the peer stalled or died"), AT, "fallback");
+            0, waited(8.0, notSending(3, "eth0"), notSending(1, "eth0")),
+            1, waited(8.0, notSending(0, "eth0")),
+            2, stopped("cancelled: SIGTERM"),
+            3, waited(8.0, notSending(2, "eth1"), notReading(0, "eth0", null))), AT, "fallback");
         assertThat(line).isEqualTo("rank 2 stalled (ranks 0, 1, 3 waited 8.0 s for it) during " + AT + " over eth1");
     }
 
@@ -28,11 +59,10 @@ class BlameTest {
     void aFrozenRankWokenAfterItsPeersGaveUpIsStillTheOneThatStalled() {
         // the two-node IT under load: SIGCONT let rank 2 run again before the job ended, and it waited in turn
         final String line = Blame.of(4, Map.of(
-            0, "rank 0 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over eth0; the peer",
-            1, "rank 1 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over lo; the peer",
-            2, "rank 2 waited 8.1 s without progress during all_reduce for rank 1 (not reading) over lo; the peer",
-            3, "rank 3 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over lo, rank 0"
-                + " (not reading) over eth0; the peer stalled or died"), AT, "fallback");
+            0, waited(8.0, notSending(2, "eth0")),
+            1, waited(8.0, notSending(2, "lo")),
+            2, waited(8.1, notReading(1, "lo", null)),
+            3, waited(8.0, notSending(2, "lo"), notReading(0, "eth0", null))), AT, "fallback");
         assertThat(line).startsWith("rank 2 stalled (ranks 0, 1, 3 waited 8.0 s for it) during " + AT + " over ")
                 .containsPattern("over (eth0,lo|lo,eth0)$");
     }
@@ -40,11 +70,11 @@ class BlameTest {
     @Test
     void theLineIsTheSameWhateverOrderTheDiagnosesCameIn() {
         // the woken rank's own, longer wait first: the seconds are still those its waiters waited for it
-        final java.util.LinkedHashMap<Integer, String> said = new java.util.LinkedHashMap<>();
-        said.put(2, "rank 2 waited 8.1 s without progress during all_reduce for rank 1 (not reading) over lo; the x");
-        said.put(3, "rank 3 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over lo; the x");
-        said.put(0, "rank 0 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over eth0; x");
-        said.put(1, "rank 1 waited 8.0 s without progress during all_reduce for rank 2 (not sending) over lo; the x");
+        final java.util.LinkedHashMap<Integer, Diagnosis> said = new java.util.LinkedHashMap<>();
+        said.put(2, waited(8.1, notReading(1, "lo", null)));
+        said.put(3, waited(8.0, notSending(2, "lo")));
+        said.put(0, waited(8.0, notSending(2, "eth0")));
+        said.put(1, waited(8.0, notSending(2, "lo")));
         assertThat(Blame.of(4, said, AT, "fallback"))
                 .isEqualTo("rank 2 stalled (ranks 0, 1, 3 waited 8.0 s for it) during " + AT + " over eth0,lo");
     }
@@ -52,9 +82,8 @@ class BlameTest {
     @Test
     void aKilledRankIsNamedAsDeadNotTheInternalVote() {
         final String line = Blame.of(3, Map.of(
-            0, "rank 0: rank 1 (10.10.1.2:4000) over eth0 closed the connection during all_reduce; rank 1 probably"
-                + " died. The job cannot continue.",
-            2, Blame.STOPPED + "cancelled: SIGTERM"), AT, "x");
+            0, died(1, "eth0", WORDS),
+            2, stopped("cancelled: SIGTERM")), AT, "x");
         assertThat(line).isEqualTo("rank 1 died (its connections closed) during " + AT + " over eth0");
     }
 
@@ -62,7 +91,7 @@ class BlameTest {
     void aKilledRankIsNamedWhenOnlyTheStoreNoticeArrived() {
         // kill -9 of rank 1 on the two-node cluster: the store's notice reached every rank before any diagnosis
         final String notice = "rank 1 (host node1) disconnected from the rendezvous store: it exited or crashed.";
-        final String line = Blame.of(4, Map.of(0, notice), AT, notice);
+        final String line = Blame.of(4, Map.of(0, words(notice)), AT, notice);
         assertThat(line).isEqualTo("rank 1 died (its connections closed) during " + AT);
     }
 
@@ -71,14 +100,15 @@ class BlameTest {
         // hierarchical, kill -9 of rank 3: only its node's leader, rank 2, saw it die (in shared memory); rank 0 lost
         // rank 2's TCP links when rank 2 ended, after the store had reported rank 3 gone without a goodbye
         final String notice = "rank 3 (host node2) disconnected from the rendezvous store: it exited or crashed.";
+        final List<PeerFault> leader = List.of(new PeerFault(2, Kind.DIED, "eth0", null, null));
         final String mine = Blame.withStoreNotice("rank 0: rank 2 (10.10.1.2:4000) over eth0 closed the connection"
-            + " during all_reduce; rank 2 probably died. The job cannot continue.", notice);
+            + " during all_reduce; rank 2 probably died. The job cannot continue.", leader, notice);
         assertThat(mine).endsWith(" The rendezvous store reported before: " + notice);
-        assertThat(Blame.of(4, Map.of(0, mine), AT, mine)).isEqualTo("rank 3 died (its connections closed) during " + AT);
+        assertThat(Blame.of(4, Map.of(0, died(2, "eth0", mine)), AT, mine))
+            .isEqualTo("rank 3 died (its connections closed) during " + AT);
         // without the store's notice the leader is all rank 0 saw
-        assertThat(Blame.of(4, Map.of(0, "rank 0: rank 2 (10.10.1.2:4000) over eth0 closed the connection during"
-            + " all_reduce; rank 2 probably died."), AT, "x")).isEqualTo("rank 2 died (its connections closed) during "
-            + AT + " over eth0");
+        assertThat(Blame.of(4, Map.of(0, died(2, "eth0", WORDS)), AT, "x"))
+            .isEqualTo("rank 2 died (its connections closed) during " + AT + " over eth0");
     }
 
     @Test
@@ -86,40 +116,78 @@ class BlameTest {
         // srun --kill-on-bad-exit: SIGTERM reached rank 0 before any peer's diagnosis, after the store's notice
         final String notice = "rank 3 (host node2) disconnected from the rendezvous store: it exited or crashed.";
         final String cause = "cancelled: SIGTERM (scancel, or Slurm ending the job or step)";
-        final String mine = Blame.withStoreNotice(Blame.STOPPED + cause, notice);
+        final Diagnosis mine = Diagnosis.stopped(Blame.withStoreNotice(Blame.STOPPED + cause, List.of(), notice));
         assertThat(Blame.of(4, Map.of(0, mine), AT, cause)).isEqualTo("rank 3 died (its connections closed) during "
             + AT);
         // a signal with no crashed rank keeps its cause
-        assertThat(Blame.of(4, Map.of(0, Blame.STOPPED + cause), AT, cause)).isEqualTo(cause + " during " + AT
+        assertThat(Blame.of(4, Map.of(0, stopped(cause)), AT, cause)).isEqualTo(cause + " during " + AT
             + "; ranks 1, 2, 3 said nothing (died or stalled)");
     }
 
     @Test
     void theStoreNoticeIsAddedOnlyWhereItTellsMore() {
         final String notice = "rank 1 (host node1) disconnected from the rendezvous store: it exited or crashed.";
-        assertThat(Blame.withStoreNotice("x", null)).isEqualTo("x");
-        assertThat(Blame.withStoreNotice(notice, notice)).isEqualTo(notice);
+        assertThat(Blame.withStoreNotice("x", List.of(), null)).isEqualTo("x");
+        assertThat(Blame.withStoreNotice(notice, List.of(), notice)).isEqualTo(notice);
         final String saw = "rank 0: rank 1 (process 42) is gone during reduce of 4096 bytes of float32 in shared"
             + " memory; rank 1 probably died. The job cannot continue.";
-        assertThat(Blame.withStoreNotice(saw, notice)).as("it saw rank 1 die itself").isEqualTo(saw);
+        assertThat(Blame.withStoreNotice(saw, List.of(new PeerFault(1, Kind.DIED, null, null, null)), notice))
+            .as("it saw rank 1 die itself").isEqualTo(saw);
         final String other = "rank 3: rank 2 left the shared-memory group during reduce in shared memory; rank 2"
             + " probably died. The job cannot continue.";
-        assertThat(Blame.withStoreNotice(other, notice)).isEqualTo(other + " The rendezvous store reported before: "
-            + notice);
+        assertThat(Blame.withStoreNotice(other, List.of(new PeerFault(2, Kind.DIED, null, null, null)), notice))
+            .isEqualTo(other + " The rendezvous store reported before: " + notice);
+        // a rank that waited on rank 1 (alive, as far as it knew) did not see it die
+        assertThat(Blame.withStoreNotice("w", List.of(notSending(1, "eth0")), notice)).endsWith(notice);
     }
 
     @Test
     void aNicDownOnOneHostIsNamed() {
         final String line = Blame.of(2, Map.of(
-            0, "rank 0 waited 8.0 s without progress during all_gather for rank 1 (not sending) over eth1; the",
-            1, "rank 1 waited 8.0 s without progress during all_gather for rank 0 (not reading) over eth1 (DOWN on"
-                + " host node2); the peer stalled"), AT, "x");
+            0, waited(8.0, notSending(1, "eth1")),
+            1, waited(8.0, notReading(0, "eth1", "node2"))), AT, "x");
         assertThat(line).startsWith("NIC eth1 on host node2 went down during " + AT + "; ");
     }
 
     @Test
     void aSignalWithNoFaultKeepsItsCause() {
-        assertThat(Blame.of(2, Map.of(0, Blame.STOPPED + "time limit", 1, Blame.STOPPED + "time limit"), AT,
+        assertThat(Blame.of(2, Map.of(0, stopped("time limit"), 1, stopped("time limit")), AT,
             "time limit: SIGUSR1")).isEqualTo("time limit: SIGUSR1 during " + AT);
+    }
+
+    /**
+     * Issue 25 item 1: the party comes from the values, whatever the words say (before: Blame parsed the English of
+     * four messages with regular expressions, and tests pinned their wording). The words here name rank 9 and a NIC
+     * down on "nowhere"; the values name rank 1.
+     */
+    @Test
+    void theValuesDecideNotTheWords() {
+        final String line = Blame.of(3, Map.of(0, waited(8.0, notSending(1, "eth0")), 2, waited(8.0,
+            notSending(1, "eth1"))), AT, "x");
+        assertThat(line).isEqualTo("rank 1 stalled (ranks 0, 2 waited 8.0 s for it) during " + AT + " over eth0,eth1")
+            .doesNotContain("9", "nowhere");
+    }
+
+    /**
+     * A diagnosis travels to rank 0 as the lines encode() writes and comes back as the same values, the faults a
+     * communicator raised included; a post that is not one (words alone) carries no fault.
+     */
+    @Test
+    void aDiagnosisRoundTripsThroughItsPostedForm() {
+        final PeerFailure failure = PeerFailure.stalled(r -> "rank " + r, 3, 8.0, "all_reduce", List.of(
+            notSending(2, "eth1"), notReading(0, "eth0", "node1")), "", null);
+        assertThat(failure.getMessage()).isEqualTo("rank 3 waited 8.0 s without progress during all_reduce for rank 2"
+            + " (not sending) over eth1, rank 0 (not reading) over eth0 (DOWN on host node1); the peer stalled or died"
+            + " (raise the deadline if it is only slow).");
+        final Diagnosis d = Diagnosis.of(new IllegalStateException("wrapped", failure), "paragraph\nof two lines");
+        final Diagnosis back = Diagnosis.decode(d.encode());
+        assertThat(back).isEqualTo(d);
+        assertThat(back.faults()).extracting(PeerFault::peer).containsExactly(2, 0);
+        assertThat(back.waitedSeconds()).isEqualTo(8.0);
+        assertThat(back.text()).isEqualTo("paragraph\nof two lines");
+        assertThat(Diagnosis.decode(Diagnosis.stopped("stopped: x").encode()).stopped()).isTrue();
+        final Diagnosis plain = Diagnosis.decode("rank 1 probably died");
+        assertThat(plain.faults()).isEmpty();
+        assertThat(plain.text()).isEqualTo("rank 1 probably died");
     }
 }

@@ -204,23 +204,22 @@ final class Waiter {
         }
     }
 
-    /** The message for a peer found dead: the shape of the tcp backend's ("rank 1 probably died"). */
+    /** The failure for a peer found dead: the shape of the tcp backend's ("rank 1 probably died"). */
     CctkException died(final int p, final String how) {
-        return CctkException.environment(members.label(me) + ": " + members.label(p) + " " + how + " during "
-                + during() + " in shared memory; " + members.label(p) + " probably died. The job cannot continue.");
+        return cctk.comm.PeerFailure.died(members::label, me, members.label(p) + " " + how, during()
+            + " in shared memory", new cctk.comm.PeerFault(p, cctk.comm.PeerFault.Kind.DIED, null, null, null), "",
+            null);
     }
 
     private CctkException stalled(final int kind, final int peer, final long target, final boolean reading) {
-        final StringBuilder who = new StringBuilder();
+        final java.util.List<cctk.comm.PeerFault> faults = new java.util.ArrayList<>();
         for (int p = 0; p < size; p++) {
             if (pending(kind, peer, target, p)) {
-                who.append(who.length() == 0 ? "" : ", ").append(members.label(p))
-                        .append(reading ? " (not reading)" : " (not sending)");
+                faults.add(cctk.comm.PeerFault.waitedOn(p, reading, null, null, null));
             }
         }
-        return CctkException.environment(members.label(me) + " waited " + deadlineNanos / 1e9 + " s without"
-                + " progress during " + during() + " for " + who + " in shared memory; the peer stalled or died"
-                + " (raise the deadline if it is only slow).");
+        return cctk.comm.PeerFailure.stalled(members::label, me, deadlineNanos / 1e9, during(), faults,
+            " in shared memory", null);
     }
 
     private String during() {

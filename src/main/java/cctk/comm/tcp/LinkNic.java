@@ -18,6 +18,19 @@ final class LinkNic {
      * " over NIC" for a link: the interface that holds its local address (what carried the traffic), and
      * " (DOWN on host H)" when that interface is down here. Empty when the link has no local address.
      */
+    /** The fault of {@code link}'s peer, of {@code kind}, with the link's interface and where it is down. */
+    static cctk.comm.PeerFault fault(final Link link, final cctk.comm.PeerFault.Kind kind) {
+        final String name = name(link);
+        String down = null;
+        try {
+            final NetworkInterface nic = name == null ? null : NetworkInterface.getByName(name);
+            down = nic == null || nic.isUp() ? null : hostName();
+        } catch (final IOException e) {
+            down = null;
+        }
+        return new cctk.comm.PeerFault(link.peer, kind, name, down, null);
+    }
+
     static String via(final Link link) {
         final String name = name(link);
         if (name == null) {

@@ -339,9 +339,9 @@ final class MeshAcceptor {
         }
     }
 
-    /** The words of the transfers' stall message, so that Blame names the ranks that never connected. */
+    /** The ranks that never connected, as the transfers name peers that stall. */
     private CctkException timedOut(final int[] peers, final int n) throws IOException {
-        final StringBuilder missing = new StringBuilder();
+        final java.util.List<cctk.comm.PeerFault> missing = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
             final int p = peers[i];
             final StringBuilder on = new StringBuilder();
@@ -351,13 +351,11 @@ final class MeshAcceptor {
                 }
             }
             if (on.length() > 0) {
-                missing.append(missing.length() == 0 ? "" : ", ").append(options.label(p))
-                        .append(" (not sending) [no connection to ").append(on).append(']');
+                missing.add(cctk.comm.PeerFault.waitedOn(p, false, null, null, " [no connection to " + on + "]"));
             }
         }
-        return CctkException.environment(options.label(rank) + " waited " + options.deadline().toMillis() / 1000.0
-                + " s without progress during " + operation.get() + " for " + missing + "; the peer stalled or died"
-                + " (raise the deadline if it is only slow).");
+        return cctk.comm.PeerFailure.stalled(options::label, rank, options.deadline().toMillis() / 1000.0,
+            operation.get(), missing, "", null);
     }
 
     private static void closeQuietly(final java.io.Closeable c) {

@@ -254,17 +254,15 @@ final class TcpMesh implements AutoCloseable {
                 return channel;
             } catch (final java.net.SocketTimeoutException e) {
                 closeQuietly(channel);
-                throw CctkException.environment(options.label(rank) + " waited "
-                        + options.deadline().toMillis() / 1000.0 + " s without progress during " + operation + " for "
-                        + options.label(peer) + " (not sending), which did not answer its connection at " + remote
-                        + " (stripe " + s + "); the peer stalled or died (raise the deadline if it is only slow).", e);
+                throw cctk.comm.PeerFailure.stalled(options::label, rank, options.deadline().toMillis() / 1000.0,
+                        String.valueOf(operation), List.of(cctk.comm.PeerFault.waitedOn(peer, false, null, null,
+                        ", which did not answer its connection at " + remote + " (stripe " + s + ")")), "", e);
             } catch (final IOException e) {
                 closeQuietly(channel);
-                throw CctkException.environment(options.label(rank) + ": connecting to " + options.label(peer)
-                        + " at " + remote + " (stripe " + s + ") failed during " + operation + " ("
-                        + cctk.IoErrors.why(e) + "); " + options.label(peer) + " probably died, or the address is not"
-                        + " reachable from "
-                        + NicAddresses.hostName() + ". The job cannot continue.", e);
+                throw cctk.comm.PeerFailure.died(options::label, rank, "connecting to " + options.label(peer)
+                        + " at " + remote + " (stripe " + s + ") failed", operation + " (" + cctk.IoErrors.why(e)
+                        + ")", new cctk.comm.PeerFault(peer, cctk.comm.PeerFault.Kind.UNREACHABLE, null, null, null),
+                        ", or the address is not reachable from " + NicAddresses.hostName(), e);
             } catch (final RuntimeException e) {
                 closeQuietly(channel);
                 throw e;

@@ -378,23 +378,24 @@ final class Transfers {
 
     private CctkException failed(final Link link, final String what) {
         final String via = LinkNic.via(link);
+        final cctk.comm.PeerFault fault = LinkNic.fault(link, cctk.comm.PeerFault.Kind.DIED);
         reset();
-        return CctkException.environment(options.label(rank) + ": " + link.describe + via + " " + what + " during "
-                + operation + "; " + options.label(link.peer) + " probably died. The job cannot continue.");
+        return cctk.comm.PeerFailure.died(options::label, rank, link.describe + via + " " + what, operation, fault, "",
+            null);
     }
 
     private CctkException stalled() {
-        final StringBuilder peers = new StringBuilder();
+        final java.util.List<cctk.comm.PeerFault> faults = new java.util.ArrayList<>();
         for (int i = 0; i < count; i++) {
             final TransferOp o = ops[i];
-            if (!o.done && peers.indexOf(options.label(o.link.peer) + " ") < 0) {
-                peers.append(peers.length() == 0 ? "" : ", ").append(options.label(o.link.peer)).append(' ')
-                        .append(o.send ? "(not reading)" : "(not sending)").append(LinkNic.via(o.link));
+            final int peer = o.link.peer;
+            if (!o.done && faults.stream().noneMatch(f -> f.peer() == peer)) {
+                faults.add(LinkNic.fault(o.link, o.send ? cctk.comm.PeerFault.Kind.NOT_READING
+                    : cctk.comm.PeerFault.Kind.NOT_SENDING));
             }
         }
         reset();
-        return CctkException.environment(options.label(rank) + " waited " + deadlineNanos / 1_000_000_000.0
-                + " s without progress during " + operation + " for " + peers + "; the peer stalled or died"
-                + " (raise the deadline if it is only slow).");
+        return cctk.comm.PeerFailure.stalled(options::label, rank, deadlineNanos / 1_000_000_000.0, operation, faults,
+            "", null);
     }
 }
