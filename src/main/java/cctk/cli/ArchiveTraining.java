@@ -4,6 +4,7 @@ import cctk.EnvVar;
 import cctk.Environment;
 import cctk.comm.Communicator;
 import cctk.demo.Demo;
+import cctk.launch.LocalLauncher;
 import cctk.rank.Backends;
 import cctk.rank.RankIdentity;
 import cctk.rank.RankMain;
@@ -11,7 +12,6 @@ import cctk.rank.Rendezvous;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,10 +75,7 @@ public final class ArchiveTraining {
 
     /** Runs {@code body} as ranks 0 and 1 of a local world, threads of this JVM. */
     private static void ranks(final java.util.function.Function<Environment, Integer> body) throws IOException {
-        final int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        final int port = LocalLauncher.freePort();
         final ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             final List<Future<Integer>> done = new ArrayList<>();

@@ -2,8 +2,8 @@ package cctk.coll;
 
 /**
  * The pattern of one case on this rank: its {@link Period}, the {@link Blocks} of the send and receive buffers,
- * and so the value of every element. Reductions take {@link Pattern#input} and {@link Pattern#reduced}; other
- * collectives move {@link Pattern#data}, whose phase alone (origin included) says where it belongs. The
+ * and so the value of every element. Reductions take {@link ExactValues#input} and {@link ExactValues#reduced};
+ * other collectives move {@link ExactValues#data}, whose phase alone (origin included) says where it belongs. The
  * per-element methods are the definition, for tests and diagnostics; {@link PatternStream} is the fast path.
  * Immutable.
  */
@@ -47,17 +47,17 @@ public final class CasePattern {
     /** This rank's input at phase {@code u}. */
     public double inputAt(final int u) {
         if (moved()) {
-            return Pattern.data(u, c.seed());
+            return ExactValues.data(u, c.seed());
         }
-        return Pattern.input(c.op(), c.type(), c.world(), c.rank(), u, c.seed());
+        return ExactValues.input(c.op(), c.type(), c.world(), c.rank(), u, c.seed());
     }
 
     /** The result at phase {@code u}. */
     public double expectedAt(final int u) {
         if (moved()) {
-            return Pattern.data(u, c.seed());
+            return ExactValues.data(u, c.seed());
         }
-        return Pattern.reduced(c.op(), c.type(), c.world(), u, c.seed());
+        return ExactValues.reduced(c.op(), c.type(), c.world(), u, c.seed());
     }
 
     /** Element {@code index} of this rank's send buffer. */

@@ -51,7 +51,7 @@ public interface Collective {
 
     /** Allowed distance of a received value from the expected one. */
     default double tolerance(final Case c, final double expected) {
-        return c.op() == null ? 0 : Pattern.tolerance(c.op(), c.type(), c.world(), expected);
+        return c.op() == null ? 0 : ExactValues.tolerance(c.op(), c.type(), c.world(), expected);
     }
 
     /** Issues the call; {@code send} and {@code recv} may be slices of one in-place buffer. */

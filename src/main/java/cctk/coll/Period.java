@@ -18,14 +18,14 @@ package cctk.coll;
  * <li>A tile that lands on another tile's place (another origin: a rank's slice in another rank's slot, a block
  *     sent to the wrong peer; or the same origin shifted by a multiple of P) carries a rotation other than the
  *     expected one. A sequence of prime length that equals a non-trivial rotation of itself is constant, and the
- *     values are not constant (hashed, see {@link Pattern}), so such a tile has a wrong element.</li>
+ *     values are not constant (hashed, see {@link ExactValues}), so such a tile has a wrong element.</li>
  * <li>A block shifted by d elements, d not a multiple of P, fills a tile it covers from two source tiles. When
  *     the first of them is whole, both pieces have the right phases only if the two source tiles have the same
  *     rotation, and distinct tiles have distinct rotations; so one piece at least is a non-trivial rotation,
  *     wrong unless the period happens to agree with that rotation over the whole piece.</li>
  * </ol>
  * Runs over which the values agree with a non-trivial rotation are short: the values are hashed (about 1/A of
- * phases agree for A distinct values), and {@code PatternTest} measures the longest such run. With the cap
+ * phases agree for A distinct values), and {@code ExactValuesTest} measures the longest such run. With the cap
  * (all-to-all at thousands of ranks) rotations repeat only for tiles Σ·T apart in (origin, tile) order.
  * <p>Why not a plain period: a period that divides a block size (or that a block size divides into) lets a
  * block at another rank's offset match exactly, as did the former all-reduce results (period 3 in the index).

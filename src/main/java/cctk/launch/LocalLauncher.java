@@ -235,8 +235,11 @@ public final class LocalLauncher {
         }
     }
 
-    /** A port nobody listens on now; rank 0 reports clearly if another process takes it meanwhile. */
-    static int freePort() {
+    /**
+     * A port nobody listens on now; rank 0 reports clearly if another process takes it meanwhile. Public for the
+     * class-data training (cli), which runs a local world of threads and so needs the same probe.
+     */
+    public static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         } catch (final IOException e) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CctkException;
+import cctk.CsvRows;
 import cctk.ExitCode;
 import cctk.bench.fixture.ThreadCommunicator;
 import cctk.coll.CollectiveType;
@@ -76,11 +77,9 @@ class HarnessTest {
         }
     }
 
-    static List<String[]> csv(final Path dir) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            final Path f = s.filter(p -> p.toString().endsWith(".csv")).findFirst().orElseThrow();
-            return Files.readAllLines(f).stream().skip(1).map(l -> l.split(",", -1)).toList();
-        }
+    /** The rows of the run's CSV in {@code dir}, each by column name. */
+    static List<Map<String, String>> csv(final Path dir) throws IOException {
+        return CsvRows.inDirectory(dir);
     }
 
     @ParameterizedTest
@@ -91,15 +90,16 @@ class HarnessTest {
             Benchmark.InPlace.BOTH);
         final StringWriter progress = new StringWriter();
         assertThat(run(world, ThreadCommunicator.shared(world), b, progress)).containsOnly(ExitCode.OK);
-        final List<String[]> rows = csv(dir);
+        final List<Map<String, String>> rows = csv(dir);
         // per type and size: 3 reducing x 5 ops + 5 others = 20 rows x 2 layouts; barrier once
         assertThat(rows).hasSize(8 * 2 * 20 * 2 + 1);
-        final List<String[]> measured = rows.stream().filter(r -> r[17].isEmpty() && !r[2].equals("barrier"))
-            .toList();
-        assertThat(measured).allSatisfy(r -> assertThat(r[16]).as(String.join(",", r)).isEqualTo("0"));
+        final List<Map<String, String>> measured = rows.stream()
+            .filter(r -> r.get("skipped").isEmpty() && !r.get("collective").equals("barrier")).toList();
+        assertThat(measured).allSatisfy(r -> assertThat(r.get("wrong")).as(CsvRows.show(r)).isEqualTo("0"));
         // only alltoallv in-place (and sizes that round to nothing) are skipped
-        assertThat(rows).filteredOn(r -> !r[17].isEmpty())
-            .allSatisfy(r -> assertThat(r[2] + r[8] + r[17]).matches("alltoallvtrue.*|.*rounds down to 0.*"));
+        assertThat(rows).filteredOn(r -> !r.get("skipped").isEmpty())
+            .allSatisfy(r -> assertThat(r.get("collective") + r.get("in_place") + r.get("skipped"))
+                .matches("alltoallvtrue.*|.*rounds down to 0.*"));
         assertThat(measured.size()).isGreaterThan(500);
         assertThat(progress.toString()).contains("all_reduce float32 sum 1000 B (1/", "barrier (321/321)");
     }
@@ -112,8 +112,9 @@ class HarnessTest {
             List.of(DType.FLOAT32), List.of(ReduceOp.SUM), List.of(new MessageSize(4096, false)), 1,
             Benchmark.InPlace.OUT_OF_PLACE);
         assertThat(run(3, shared, b, new StringWriter())).containsOnly(ExitCode.FAILED);
-        final List<String[]> rows = csv(dir);
-        assertThat(rows).extracting(r -> r[2] + "=" + r[16]).containsExactly("all_reduce=0", "all_gather=1");
+        final List<Map<String, String>> rows = csv(dir);
+        assertThat(rows).extracting(r -> r.get("collective") + "=" + r.get("wrong"))
+            .containsExactly("all_reduce=0", "all_gather=1");
         assertThat(store.everSet()).isNotEmpty().allSatisfy(k -> assertThat(k).startsWith("bench/job7/threads/w3/"));
         assertThat(store.keys()).as("what the run left in the store").isEmpty();
     }
@@ -130,10 +131,11 @@ class HarnessTest {
         // rows skipped because the environment lacks room fail the run (exit 3); the rows that fit are all kept
         assertThat(run(2, shared, b, progress)).containsOnly(ExitCode.ENVIRONMENT);
         assertThat(progress.toString()).contains("rows were skipped because their buffers did not fit (rank 1: ");
-        final List<String[]> rows = csv(dir);
-        assertThat(rows).extracting(r -> r[6] + ":" + (r[17].isEmpty() ? r[16] : "skipped"))
+        final List<Map<String, String>> rows = csv(dir);
+        assertThat(rows)
+            .extracting(r -> r.get("size_bytes") + ":" + (r.get("skipped").isEmpty() ? r.get("wrong") : "skipped"))
             .containsExactly("1024:0", "1024:0", "1048576:skipped", "1048576:skipped", "2048:0", "2048:0");
-        assertThat(rows.get(2)[17]).startsWith("rank 1: cannot allocate 1048576 bytes");
+        assertThat(rows.get(2).get("skipped")).startsWith("rank 1: cannot allocate 1048576 bytes");
     }
 
     @Test
@@ -151,8 +153,8 @@ class HarnessTest {
         };
         assertThatThrownBy(() -> run(2, shared, b, new StringWriter(), crashInThirdPoint))
             .isInstanceOf(CctkException.class);
-        final List<String[]> rows = csv(dir);
-        assertThat(rows).extracting(r -> r[6]).containsExactly("64", "128");
+        final List<Map<String, String>> rows = csv(dir);
+        assertThat(rows).extracting(r -> r.get("size_bytes")).containsExactly("64", "128");
         try (Stream<Path> s = Files.list(dir)) {
             final Path json = s.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
             assertThat(Files.readString(json)).contains("\"status\": \"INCOMPLETE\"", "simulated");

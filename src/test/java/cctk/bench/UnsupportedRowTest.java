@@ -2,6 +2,7 @@ package cctk.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.CsvRows;
 import cctk.ExitCode;
 import cctk.bench.fixture.ThreadCommunicator;
 import cctk.coll.CollectiveType;
@@ -149,7 +150,8 @@ class UnsupportedRowTest {
             return new Harness(asOldNccl(comm), store, HarnessTest.spec(b), ctx, new PrintWriter(progress)).run();
         });
         assertThat(codes).as(progress.toString()).containsOnly(ExitCode.OK);
-        assertThat(HarnessTest.csv(dir)).hasSize(2).allSatisfy(r -> assertThat(r[17]).startsWith("no in-place form"));
+        assertThat(HarnessTest.csv(dir)).hasSize(2)
+                .allSatisfy(r -> assertThat(r.get("skipped")).startsWith("no in-place form"));
     }
 
     @Test
@@ -166,16 +168,19 @@ class UnsupportedRowTest {
             return new Harness(asOldNccl(comm), store, HarnessTest.spec(b), ctx, new PrintWriter(progress)).run();
         });
         assertThat(codes).as(progress.toString()).containsOnly(ExitCode.OK);
-        final List<String[]> rows = HarnessTest.csv(dir);
+        final List<Map<String, String>> rows = HarnessTest.csv(dir);
         // in-place all-to-all and send/recv are refused first, whatever the type
-        assertThat(rows).filteredOn(r -> r[3].equals("bfloat16") && (r[2].equals("all_reduce") || r[8].equals("false")))
+        assertThat(rows).filteredOn(r -> r.get("dtype").equals("bfloat16")
+                && (r.get("collective").equals("all_reduce") || r.get("in_place").equals("false")))
                 .hasSize(4)
-                .allSatisfy(r -> assertThat(r[17]).isEqualTo("bfloat16 needs NCCL 2.10.0 or newer; this node's is"
-                        + " 2.8.4"));
-        assertThat(rows).filteredOn(r -> r[3].equals("float32") && !r[2].equals("all_reduce") && r[8].equals("true"))
-                .hasSize(2).allSatisfy(r -> assertThat(r[17]).startsWith("no in-place form on nccl"));
-        assertThat(rows).filteredOn(r -> r[3].equals("float32") && (r[2].equals("all_reduce") || r[8].equals("false")))
-                .hasSize(4).allSatisfy(r -> assertThat(r[17]).as(String.join(",", r)).isEmpty())
-                .allSatisfy(r -> assertThat(r[16]).isEqualTo("0"));
+                .allSatisfy(r -> assertThat(r.get("skipped"))
+                        .isEqualTo("bfloat16 needs NCCL 2.10.0 or newer; this node's is 2.8.4"));
+        assertThat(rows).filteredOn(r -> r.get("dtype").equals("float32") && !r.get("collective").equals("all_reduce")
+                && r.get("in_place").equals("true"))
+                .hasSize(2).allSatisfy(r -> assertThat(r.get("skipped")).startsWith("no in-place form on nccl"));
+        assertThat(rows).filteredOn(r -> r.get("dtype").equals("float32")
+                && (r.get("collective").equals("all_reduce") || r.get("in_place").equals("false")))
+                .hasSize(4).allSatisfy(r -> assertThat(r.get("skipped")).as(CsvRows.show(r)).isEmpty())
+                .allSatisfy(r -> assertThat(r.get("wrong")).isEqualTo("0"));
     }
 }

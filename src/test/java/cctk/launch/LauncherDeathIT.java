@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.AdversarialTally;
 import cctk.AdversarialTally.Outcome;
+import cctk.CsvRows;
 import cctk.comm.shm.SegmentsOnDisk;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -212,12 +214,9 @@ class LauncherDeathIT {
         run.destroyForcibly();
         final String out = Files.readString(log);
         assertThat(results).as(out).isDirectory();
-        final List<String> csv;
-        try (var files = Files.list(results)) {
-            csv = Files.readAllLines(files.filter(f -> f.toString().endsWith(".csv")).findFirst().orElseThrow());
-        }
-        // a skipped row has no time (the 10th column) and its reason in the skipped column
-        final long measured = csv.stream().skip(1).filter(l -> !l.split(",", -1)[9].isEmpty()).count();
+        // a skipped row has no time and its reason in the skipped column
+        final List<Map<String, String>> csv = CsvRows.inDirectory(results);
+        final long measured = csv.stream().filter(r -> !r.get("time_us").isEmpty()).count();
         TALLY.record("/dev/shm too small for the larger sizes", !ended ? Outcome.HANG : run.exitValue() != 3
                 ? Outcome.WRONG_EXIT_CODE : measured == 0 ? Outcome.ROWS_LOST : Outcome.CLEAR_ERROR);
         assertThat(ended).as(out).isTrue();
@@ -225,7 +224,7 @@ class LauncherDeathIT {
         assertThat(out).contains("rows were skipped because their buffers did not fit")
                 .contains("of shared memory in /dev/shm").doesNotContain("\tat ");
         assertThat(measured).as("the rows that fit are kept: %s", csv).isGreaterThanOrEqualTo(8);
-        assertThat(csv).anyMatch(l -> l.contains("of shared memory in /dev/shm"));
+        assertThat(csv).anySatisfy(r -> assertThat(r.get("skipped")).contains("of shared memory in /dev/shm"));
     }
 
     /** The text part file, once the CSV part file holds a few rows. */

@@ -137,12 +137,25 @@ class StoreAndMeshAttacksTest {
                 log::add); StoreClient one = StoreClient.connect("127.0.0.1", s.port(), 1, 2, "h1", SECRET,
                 Duration.ofSeconds(10))) {
             final boolean welcomed = join(s.port(), 1, 2, null, new JoinProof(SECRET));
-            final boolean healthy = worksAfter(s);
-            one.set("x", new byte[] {1});
+            final Outcome broken = brokenAfter(s, one);
             TALLY.record("store: duplicate rank 1 with the secret", welcomed ? Outcome.STRANGER_ACCEPTED
-                    : !healthy ? Outcome.WRONG_EXIT_CODE : clean(log) ? Outcome.CLEAR_ERROR : Outcome.STACK_TRACE);
+                    : broken != null ? broken : clean(log) ? Outcome.CLEAR_ERROR : Outcome.STACK_TRACE);
             assertThat(welcomed).isFalse();
+            assertThat(broken).as("the real ranks 0 and 1 after the refused duplicate; log: " + log).isNull();
             assertThat(log).anySatisfy(l -> assertThat(l).contains("already joined"));
+        }
+    }
+
+    /** The check itself: a slot taken before the real rank comes is a stranger accepted, never a healthy store. */
+    @Test
+    void aStolenRankSlotIsCaughtNotHealthy() throws Exception {
+        final List<String> log = new CopyOnWriteArrayList<>();
+        try (StoreServer s = StoreServer.start("localhost", StoreTest.LOOPBACK, 0, 2, SECRET, Duration.ofSeconds(30),
+                log::add); StoreClient thief = StoreClient.connect("127.0.0.1", s.port(), 1, 2, "thief", SECRET,
+                Duration.ofSeconds(10))) {
+            assertThat(thief).isNotNull();
+            assertThat(brokenAfter(s, null)).isEqualTo(Outcome.STRANGER_ACCEPTED);
+            assertThat(log).anySatisfy(l -> assertThat(l).contains("rank 1 already joined from thief"));
         }
     }
 
@@ -235,8 +248,8 @@ class StoreAndMeshAttacksTest {
         try (StoreServer s = StoreServer.start("localhost", StoreTest.LOOPBACK, 0, 2, SECRET, Duration.ofSeconds(30),
                 log::add)) {
             final boolean welcomed = pool.submit(() -> attack.on(s.port())).get(60, TimeUnit.SECONDS);
-            final boolean healthy = worksAfter(s);
-            outcome = welcomed ? Outcome.STRANGER_ACCEPTED : !healthy ? Outcome.WRONG_EXIT_CODE
+            final Outcome broken = welcomed ? null : brokenAfter(s, null);
+            outcome = welcomed ? Outcome.STRANGER_ACCEPTED : broken != null ? broken
                     : !clean(log) ? Outcome.STACK_TRACE : log.isEmpty() ? Outcome.HANDLED : Outcome.CLEAR_ERROR;
         } catch (final TimeoutException e) {
             outcome = Outcome.HANG;
@@ -247,14 +260,21 @@ class StoreAndMeshAttacksTest {
         assertThat(outcome).as(name + "; log: " + log).isIn(Outcome.HANDLED, Outcome.CLEAR_ERROR);
     }
 
-    /** The real ranks join after the attack and exchange a value. */
-    private static boolean worksAfter(final StoreServer s) {
+    /**
+     * The real ranks join after the attack (rank 1 only when {@code rank1} is null: not joined yet) and exchange a
+     * value. Null when they could; STRANGER_ACCEPTED when a real rank was refused because its slot was already
+     * taken (the attack stole it); WRONG_EXIT_CODE when the store failed otherwise.
+     */
+    private static Outcome brokenAfter(final StoreServer s, final StoreClient rank1) {
         try (StoreClient a = StoreClient.connect("127.0.0.1", s.port(), 0, 2, "h0", SECRET, Duration.ofSeconds(30));
-             StoreClient b = StoreClient.connect("127.0.0.1", s.port(), 1, 2, "h1", SECRET, Duration.ofSeconds(30))) {
+             StoreClient b = rank1 != null ? null
+                     : StoreClient.connect("127.0.0.1", s.port(), 1, 2, "h1", SECRET, Duration.ofSeconds(30))) {
             a.set("after", new byte[] {9});
-            return b.get("after")[0] == 9 && s.failure() == null;
+            final boolean exchanged = (rank1 != null ? rank1 : b).get("after")[0] == 9;
+            return exchanged && s.failure() == null ? null : Outcome.WRONG_EXIT_CODE;
         } catch (final RuntimeException e) {
-            return e.getMessage() != null && e.getMessage().contains("already joined");
+            return e.getMessage() != null && e.getMessage().contains("already joined") ? Outcome.STRANGER_ACCEPTED
+                    : Outcome.WRONG_EXIT_CODE;
         }
     }
 

@@ -2,6 +2,7 @@ package cctk.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.CsvRows;
 import cctk.bench.fixture.ResultFixtures;
 import cctk.cli.Main;
 import cctk.results.ResultReader;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,10 +93,10 @@ class ReportTest {
             final int world = csv.getFileName().toString().contains("world2") ? 2 : 4;
             // all_reduce out-of-place busbw at the sizes >= 256 KiB / 16: 16, 64 and 256 KiB
             final List<Double> plateau = new ArrayList<>();
-            for (final String line : Files.readAllLines(csv)) {
-                final String[] c = line.split(",", -1);
-                if (c[2].equals("all_reduce") && c[8].equals("false") && Long.parseLong(c[6]) >= 16384) {
-                    plateau.add(Double.parseDouble(c[15]));
+            for (final Map<String, String> c : CsvRows.of(csv)) {
+                if (c.get("collective").equals("all_reduce") && c.get("in_place").equals("false")
+                    && Long.parseLong(c.get("size_bytes")) >= 16384) {
+                    plateau.add(Double.parseDouble(c.get("busbw_gbps")));
                 }
             }
             assertThat(plateau).hasSize(3);

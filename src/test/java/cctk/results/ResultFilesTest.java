@@ -3,6 +3,8 @@ package cctk.results;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.Json;
+import de.siegmar.fastcsv.reader.CsvReader;
+import de.siegmar.fastcsv.reader.NamedCsvRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,22 +70,30 @@ class ResultFilesTest {
             "in-place: skipped: rank 3: out of memory", "# Out of bounds values : 2 FAILED");
         assertThat(text.indexOf("Tensor Size")).isEqualTo(text.lastIndexOf("Tensor Size"));
 
-        final List<String> csv = Files.readAllLines(paths.get(1));
-        assertThat(csv.get(0)).isEqualTo(Column.csvHeader(false));
-        assertThat(csv).hasSize(5);
-        final String[] first = csv.get(1).split(",", -1);
-        assertThat(first).hasSize(Column.csv(false).size());
-        assertThat(first[0] + first[2] + first[3] + first[4] + first[6] + first[8] + first[9] + first[15])
-            .isEqualTo("tcpall_reducefloat32sum4194304false9069.9");
-        assertThat(csv.get(4)).contains(",true,,,,,,,,,\"rank 3: out of memory, \"\"device\"\"\"");
+        assertThat(Files.readAllLines(paths.get(1)).get(0)).isEqualTo(Column.csvHeader(false));
+        final List<Map<String, String>> csv;
+        try (CsvReader<NamedCsvRecord> r = CsvReader.builder().ofNamedCsvRecord(paths.get(1))) {
+            csv = r.stream().map(NamedCsvRecord::getFieldsAsMap).toList();
+        }
+        assertThat(csv).hasSize(4).allSatisfy(row -> assertThat(row).hasSize(Column.csv(false).size()));
+        assertThat(csv.get(0)).containsEntry("backend", "tcp").containsEntry("collective", "all_reduce")
+            .containsEntry("dtype", "float32").containsEntry("op", "sum").containsEntry("size_bytes", "4194304")
+            .containsEntry("in_place", "false").containsEntry("time_us", "90").containsEntry("busbw_gbps", "69.9");
+        assertThat(csv.get(3)).containsEntry("collective", "all_gather").containsEntry("in_place", "true")
+            .containsEntry("time_us", "").containsEntry("busbw_gbps", "")
+            .containsEntry("skipped", "rank 3: out of memory, \"device\"");
 
-        final String json = Files.readString(paths.get(2));
-        assertThat(json.trim()).startsWith("{").endsWith("}");
-        assertThat(json).contains("\"world_size\": 4", "\"iters\": 20", "\"NCCL_SOCKET_IFNAME\": \"hsn0\"",
-            "\"busbw_gbps\": 69.9", "\"status\": \"FAILED\"", "\"wrong\": 2", "\"time_us\": null");
-        assertThat(count(json, '{')).isEqualTo(count(json, '}'));
-        assertThat(count(json, '[')).isEqualTo(count(json, ']'));
-        assertThat(json.split("\"collective\"", -1)).hasSize(5);
+        final Map<String, Object> doc = object(Json.parse(Files.readString(paths.get(2))));
+        assertThat(doc).containsEntry("world_size", 4L).containsEntry("status", "FAILED").containsEntry("wrong", 2L)
+            .containsEntry("environment", Map.of("NCCL_SOCKET_IFNAME", "hsn0"));
+        assertThat(object(doc.get("args"))).containsEntry("iters", 20L);
+        final List<?> rows = (List<?>) doc.get("rows");
+        assertThat(rows).hasSize(4).allSatisfy(row -> assertThat(object(row).keySet()).containsExactlyElementsOf(
+            Column.csv(false).stream().filter(c -> c.scope() == Column.Scope.ROW).map(Column::header).toList()));
+        assertThat(object(rows.get(0))).containsEntry("collective", "all_reduce").containsEntry("busbw_gbps", 69.9)
+            .containsEntry("in_place", false);
+        assertThat(object(rows.get(3))).containsEntry("in_place", true).containsEntry("time_us", null)
+            .containsEntry("skipped", "rank 3: out of memory, \"device\"");
     }
 
     @Test
@@ -202,6 +212,13 @@ class ResultFilesTest {
         assertThat(keys(empty)).doesNotContain("summary").contains("status");
     }
 
+    /** A JSON object as {@link Json#parse} returns it: a map of names to values. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(final Object parsed) {
+        assertThat(parsed).isInstanceOf(Map.class);
+        return (Map<String, Object>) parsed;
+    }
+
     private static List<String> keys(final String json) {
         return ((Map<?, ?>) Json.parse(json)).keySet().stream().map(String::valueOf).toList();
     }
@@ -216,7 +233,4 @@ class ResultFilesTest {
         throw new IllegalStateException("no wchar in /proc/thread-self/io");
     }
 
-    private static long count(final String s, final char c) {
-        return s.chars().filter(x -> x == c).count();
-    }
 }

@@ -2,6 +2,7 @@ package cctk.comm.nccl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.CsvRows;
 import cctk.ExitCode;
 import cctk.bench.Harness;
 import cctk.bench.RunContext;
@@ -71,7 +72,7 @@ class NcclGpuMoreTest {
     }
 
     /** Runs rank {@code rank} of {@code world} on GPU {@code rank}; the rows of its CSV (rank 0) or null. */
-    private List<String[]> rank(final JobSpec spec, final MemoryStore store, final int rank, final int world,
+    private List<Map<String, String>> rank(final JobSpec spec, final MemoryStore store, final int rank, final int world,
                                 final Path out) throws IOException {
         final NcclSetup.Request req = new NcclSetup.Request(rank, world, rank, store, "t/", "nccl",
                 spec.nccl().config(false), Duration.ofSeconds(120), cctk.Environment.process());
@@ -90,7 +91,7 @@ class NcclGpuMoreTest {
             final Path f = s.filter(p -> p.toString().endsWith(".csv")).findFirst().orElseThrow();
             Files.copy(f, Path.of(System.getProperty("cctk.gpu.csvDir", out.toString())).resolve("more-"
                     + f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            return Files.readAllLines(f).stream().skip(1).map(l -> l.split(",", -1)).toList();
+            return CsvRows.of(f);
         }
     }
 
@@ -137,22 +138,22 @@ class NcclGpuMoreTest {
 
     @Test
     void aBarrierInGraphModeIsTimedOutsideCapture() throws IOException {
-        final List<String[]> rows = rank(spec(List.of(CollectiveType.BARRIER, CollectiveType.ALL_REDUCE),
+        final List<Map<String, String>> rows = rank(spec(List.of(CollectiveType.BARRIER, CollectiveType.ALL_REDUCE),
                 List.of(DType.FLOAT32), List.of(ReduceOp.SUM), List.of(new MessageSize(4096, false)),
                 NcclConfig.Timing.GRAPH, 1), new MemoryStore(1, Duration.ofSeconds(120)), 0, 1, dir);
-        assertThat(rows).filteredOn(r -> r[2].equals("barrier")).isNotEmpty()
-                .allSatisfy(r -> assertThat(r[17]).as(String.join(",", r)).isEmpty());
+        assertThat(rows).filteredOn(r -> r.get("collective").equals("barrier")).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.get("skipped")).as(CsvRows.show(r)).isEmpty());
     }
 
     @Test
     void aSizeThatCannotFitIsSkippedWithItsReason() throws IOException {
-        final List<String[]> rows = rank(spec(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT32),
+        final List<Map<String, String>> rows = rank(spec(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT32),
                 List.of(ReduceOp.SUM), List.of(new MessageSize(1L << 22, false), new MessageSize(1L << 42, false)),
                 NcclConfig.Timing.PIPELINED, 1), new MemoryStore(1, Duration.ofSeconds(120)), 0, 1, dir);
-        assertThat(rows).filteredOn(r -> r[6].equals(String.valueOf(1L << 42)))
-                .allSatisfy(r -> assertThat(r[17]).contains("do not fit"));
-        assertThat(rows).filteredOn(r -> r[6].equals(String.valueOf(1L << 22)))
-                .allSatisfy(r -> assertThat(r[16]).isEqualTo("0"));
+        assertThat(rows).filteredOn(r -> r.get("size_bytes").equals(String.valueOf(1L << 42)))
+                .allSatisfy(r -> assertThat(r.get("skipped")).contains("do not fit"));
+        assertThat(rows).filteredOn(r -> r.get("size_bytes").equals(String.valueOf(1L << 22)))
+                .allSatisfy(r -> assertThat(r.get("wrong")).isEqualTo("0"));
     }
 
     /** World 2, one GPU per rank: rank offsets, block offsets and real reductions (world 1 cannot show them). */
@@ -166,16 +167,16 @@ class NcclGpuMoreTest {
                 NcclConfig.Timing.PIPELINED, 2);
         final ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
-            final Future<List<String[]>> r0 = pool.submit(() -> rank(s, store, 0, 2, dir));
-            final Future<List<String[]>> r1 = pool.submit(() -> rank(s, store, 1, 2,
+            final Future<List<Map<String, String>>> r0 = pool.submit(() -> rank(s, store, 0, 2, dir));
+            final Future<List<Map<String, String>>> r1 = pool.submit(() -> rank(s, store, 1, 2,
                     Files.createDirectories(dir.resolve("r1"))));
-            final List<String[]> rows = r0.get();
+            final List<Map<String, String>> rows = r0.get();
             r1.get();
             assertThat(rows).isNotEmpty();
-            assertThat(rows).filteredOn(r -> r[17].isEmpty())
-                    .allSatisfy(r -> assertThat(r[16]).as(String.join(",", r)).isEqualTo("0"));
-            assertThat(rows).filteredOn(r -> !r[17].isEmpty())
-                    .allSatisfy(r -> assertThat(r[17]).matches(".*(no in-place form|rounds down to 0).*"));
+            assertThat(rows).filteredOn(r -> r.get("skipped").isEmpty())
+                    .allSatisfy(r -> assertThat(r.get("wrong")).as(CsvRows.show(r)).isEqualTo("0"));
+            assertThat(rows).filteredOn(r -> !r.get("skipped").isEmpty())
+                    .allSatisfy(r -> assertThat(r.get("skipped")).matches(".*(no in-place form|rounds down to 0).*"));
         } finally {
             pool.shutdownNow();
         }

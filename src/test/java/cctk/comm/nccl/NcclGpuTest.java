@@ -2,6 +2,7 @@ package cctk.comm.nccl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.CsvRows;
 import cctk.ExitCode;
 import cctk.bench.Harness;
 import cctk.bench.RunContext;
@@ -66,7 +67,7 @@ class NcclGpuTest {
         return out;
     }
 
-    private List<String[]> run(final List<CollectiveType> colls, final List<DType> types, final List<ReduceOp> ops,
+    private List<Map<String, String>> run(final List<CollectiveType> colls, final List<DType> types, final List<ReduceOp> ops,
                                final List<MessageSize> sizes, final NcclConfig.Timing timing) throws IOException {
         final Benchmark b = new Benchmark(List.of("nccl"), List.of(1), colls, sizes, types, ops, 2, 5, 1,
                 Benchmark.InPlace.BOTH, 0, new Benchmark.Imbalance(4.0, null), 120,
@@ -88,19 +89,19 @@ class NcclGpuTest {
         }
         try (Stream<Path> s = Files.list(dir)) {
             final Path f = s.filter(p -> p.toString().endsWith(".csv")).findFirst().orElseThrow();
-            final List<String[]> rows = Files.readAllLines(f).stream().skip(1).map(l -> l.split(",", -1)).toList();
+            final List<Map<String, String>> rows = CsvRows.of(f);
             Files.copy(f, Path.of(System.getProperty("cctk.gpu.csvDir", dir.toString()))
                     .resolve(timing.specName() + "-" + f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             return rows;
         }
     }
 
-    private static void assertAllRight(final List<String[]> rows) {
+    private static void assertAllRight(final List<Map<String, String>> rows) {
         assertThat(rows).isNotEmpty();
-        assertThat(rows).filteredOn(r -> r[17].isEmpty())
-                .allSatisfy(r -> assertThat(r[16]).as(String.join(",", r)).isEqualTo("0"));
-        assertThat(rows).filteredOn(r -> !r[17].isEmpty())
-                .allSatisfy(r -> assertThat(r[17]).matches(".*(no in-place form|rounds down to 0|do not fit).*"));
+        assertThat(rows).filteredOn(r -> r.get("skipped").isEmpty())
+                .allSatisfy(r -> assertThat(r.get("wrong")).as(CsvRows.show(r)).isEqualTo("0"));
+        assertThat(rows).filteredOn(r -> !r.get("skipped").isEmpty())
+                .allSatisfy(r -> assertThat(r.get("skipped")).matches(".*(no in-place form|rounds down to 0|do not fit).*"));
     }
 
     @Test
@@ -120,10 +121,10 @@ class NcclGpuTest {
     @ParameterizedTest
     @EnumSource(NcclConfig.Timing.class)
     void everyTimingModeMeasuresAndChecks(final NcclConfig.Timing timing) throws IOException {
-        final List<String[]> rows = run(List.of(CollectiveType.ALL_REDUCE, CollectiveType.ALLTOALL),
+        final List<Map<String, String>> rows = run(List.of(CollectiveType.ALL_REDUCE, CollectiveType.ALLTOALL),
                 List.of(DType.BFLOAT16), List.of(ReduceOp.SUM), sizes(16L << 20), timing);
         assertAllRight(rows);
-        assertThat(rows).filteredOn(r -> r[17].isEmpty()).allSatisfy(r -> assertThat(Double.parseDouble(r[9]))
-                .isPositive());
+        assertThat(rows).filteredOn(r -> r.get("skipped").isEmpty())
+                .allSatisfy(r -> assertThat(Double.parseDouble(r.get("time_us"))).isPositive());
     }
 }

@@ -1,6 +1,7 @@
 package cctk.comm.nccl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,10 +54,9 @@ class NcclLoadingIT {
     void withoutADriverTheRankSaysSoInOneParagraph() throws Exception {
         final boolean driver = Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libcuda.so.1"))
                 || Files.exists(Path.of("/usr/lib64/libcuda.so.1"));
+        assumeFalse(driver, "this host has an NVIDIA driver (libcuda.so.1), so the nccl backend may start here;"
+                + " the no-driver paragraph is checked on hosts without one and the GPU suite covers this one");
         final Run r = cctk(List.of(), "run", spec().toString());
-        if (driver) {
-            return;
-        }
         assertThat(r.code()).as(r.out()).isEqualTo(3);
         assertThat(r.out()).contains("The nccl backend cannot start on", "no NVIDIA driver on this node",
                 "libcuda.so.1").doesNotContain("UnsatisfiedLinkError", "NoClassDefFoundError", "\tat ");

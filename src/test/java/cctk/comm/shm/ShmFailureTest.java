@@ -12,6 +12,7 @@ import cctk.comm.ReduceOp;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -74,16 +75,18 @@ class ShmFailureTest {
 
     @Test
     void aPeerThatStallsIsNamedWhenTheDeadlinePasses() throws Exception {
+        final CountDownLatch named = new CountDownLatch(1);
         final List<Future<Object>> ranks = ShmWorld.submit(2, ShmWorld.options(dir, Duration.ofSeconds(1)), comm -> {
             final CommBuffer b = comm.allocate(1024);
             if (comm.rank() == 1) {
-                Thread.sleep(4000);
+                assertThat(named.await(60, TimeUnit.SECONDS)).isTrue(); // stalls until rank 0 has named it
                 return null;
             }
             comm.allReduce(b, b, 256, DType.FLOAT32, ReduceOp.SUM);
             return null;
         });
         final Throwable e = failure(ranks.get(0));
+        named.countDown();
         assertThat(e).isInstanceOf(CctkException.class);
         final var waited = WAITED_FOR.matcher(e.getMessage());
         assertThat(waited.find()).as(e.getMessage()).isTrue();
@@ -97,15 +100,17 @@ class ShmFailureTest {
     /** After rank 1 has left, a fresh wait would name it as dead; the broken group repeats its first failure. */
     @Test
     void aBrokenGroupFailsEveryLaterCallWithItsFirstFailure() throws Exception {
-        final java.util.concurrent.CountDownLatch left = new java.util.concurrent.CountDownLatch(1);
+        final CountDownLatch failed = new CountDownLatch(1);
+        final CountDownLatch left = new CountDownLatch(1);
         final List<Future<String>> ranks = ShmWorld.submit(2, ShmWorld.options(dir, Duration.ofSeconds(1)), comm -> {
             if (comm.rank() == 1) {
-                Thread.sleep(2000);
+                assertThat(failed.await(60, TimeUnit.SECONDS)).isTrue(); // stalls past rank 0's deadline
                 comm.close();
                 left.countDown();
                 return null;
             }
             final String first = message(comm::barrier);
+            failed.countDown();
             assertThat(left.await(30, TimeUnit.SECONDS)).isTrue();
             final String second = message(comm::barrier);
             assertThat(second).isEqualTo(first).doesNotContain("probably died");
@@ -118,12 +123,15 @@ class ShmFailureTest {
     @Test
     void ranksAreNamedByTheirWorldRanks() throws Exception {
         final ShmOptions named = ShmWorld.options(dir, Duration.ofSeconds(1)).namingRanks(List.of(4, 6));
+        final CountDownLatch failed = new CountDownLatch(1);
         final List<Future<String>> ranks = ShmWorld.submit(2, named, comm -> {
             if (comm.rank() == 1) {
-                Thread.sleep(3000);
+                assertThat(failed.await(60, TimeUnit.SECONDS)).isTrue(); // stalls past rank 0's deadline
                 return comm.transports();
             }
-            return message(comm::barrier);
+            final String m = message(comm::barrier);
+            failed.countDown();
+            return m;
         });
         assertThat(ranks.get(0).get(30, TimeUnit.SECONDS)).startsWith("rank 4 waited")
                 .contains("rank 6 (not sending)");

@@ -11,6 +11,7 @@ import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -45,9 +46,11 @@ class TcpFailureTest {
 
     @Test
     void aPeerThatNeverConnectsIsNamedInTheWordsOfAStall() throws Exception {
+        final CountDownLatch othersFailed = new CountDownLatch(1);
         final List<Future<Object>> ranks = LocalWorld.submit(3, LocalWorld.options(Duration.ofSeconds(2)), comm -> {
             if (comm.rank() == 2) {
-                Thread.sleep(5000); // connects nobody: its collective comes too late
+                // connects nobody until the others have given up: its collective comes too late
+                assertThat(othersFailed.await(60, TimeUnit.SECONDS)).isTrue();
                 return null;
             }
             final CommBuffer b = comm.allocate(1024);
@@ -55,20 +58,23 @@ class TcpFailureTest {
             return null;
         });
         final Throwable rank0 = failure(ranks.get(0));
+        final Throwable rank1 = failure(ranks.get(1));
+        othersFailed.countDown();
         // Blame's words (cctk.bench.Blame): a rank waited for, not sending
         assertThat(rank0).isInstanceOf(CctkException.class).hasMessageContaining("rank 0 waited 2.0 s")
                 .hasMessageContaining("during all_reduce for rank 2 (not sending) [no connection to");
-        assertThat(failure(ranks.get(1)).getMessage()).containsPattern("rank 2 \\(not (sending|reading)\\)");
+        assertThat(rank1.getMessage()).containsPattern("rank 2 \\(not (sending|reading)\\)");
         ranks.get(2).get(30, TimeUnit.SECONDS);
     }
 
     @Test
     void aPeerThatStallsIsNamedWhenTheDeadlinePasses() throws Exception {
         final long t0 = System.nanoTime();
+        final CountDownLatch named = new CountDownLatch(1);
         final List<Future<Object>> ranks = LocalWorld.submit(2, LocalWorld.options(Duration.ofSeconds(2)), comm -> {
             final CommBuffer b = comm.allocate(1024);
             if (comm.rank() == 1) {
-                Thread.sleep(6000);
+                assertThat(named.await(60, TimeUnit.SECONDS)).isTrue(); // stalls until rank 0 has named it
                 return null;
             }
             comm.allReduce(b, b, 256, DType.FLOAT32, ReduceOp.SUM);
@@ -76,6 +82,7 @@ class TcpFailureTest {
         });
         final Throwable rank0 = failure(ranks.get(0));
         final long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+        named.countDown();
         assertThat(rank0).isInstanceOf(CctkException.class).hasMessageContaining("rank 1")
                 .hasMessageContaining("all_reduce");
         assertThat(seconds).isBetween(1L, 5L);

@@ -28,7 +28,7 @@ import cctk.comm.ReduceOp;
  * element (sums stay ≤ 160 for that reason). The exception is floating avg once its tolerance reaches a (W ≥ 126
  * in bfloat16, W ≥ 1022 in float16): there the tolerance rule itself accepts values near 0.
  */
-public final class Pattern {
+public final class ExactValues {
 
     /** Ranks per element that contribute to a sum: keeps partial sums exact in bfloat16. */
     static final int SUM_WINDOW = 64;
@@ -50,7 +50,7 @@ public final class Pattern {
     private static final int SALT_MIN = 6;
     private static final int SALT_AVG = 7;
 
-    private Pattern() {
+    private ExactValues() {
     }
 
     /** Data (no reduction) at phase {@code u}: 0..100. */

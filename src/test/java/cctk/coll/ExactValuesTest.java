@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(60)
-class PatternTest {
+class ExactValuesTest {
 
     /** Rounds through the type's storage, as a backend accumulating in that type would. */
     private static double store(final DType t, final double v) {
@@ -43,7 +43,7 @@ class PatternTest {
         double acc = Double.NaN;
         for (int k = 0; k < w; k++) {
             final int r = backwards ? w - 1 - k : k;
-            final double x = store(t, Pattern.input(op, t, w, r, i, 3));
+            final double x = store(t, ExactValues.input(op, t, w, r, i, 3));
             acc = k == 0 ? x : step(t, op, acc, x);
         }
         if (op == ReduceOp.AVG) {
@@ -58,8 +58,8 @@ class PatternTest {
             for (final ReduceOp op : ReduceOp.values()) {
                 for (final int w : new int[] {1, 2, 3, 4, 7, 64, 65, 130}) {
                     for (long i = 0; i < 100; i++) {
-                        final double want = Pattern.reduced(op, t, w, i, 3);
-                        final double tol = Pattern.tolerance(op, t, w, want);
+                        final double want = ExactValues.reduced(op, t, w, i, 3);
+                        final double tol = ExactValues.tolerance(op, t, w, want);
                         for (final boolean back : new boolean[] {false, true}) {
                             final double got = reduceInType(t, op, w, i, back);
                             assertThat(Math.abs(got - want)).as("%s %s w=%d i=%d", t, op, w, i)
@@ -74,9 +74,9 @@ class PatternTest {
 
     @Test
     void onlyFloatingAverageHasATolerance() {
-        assertThat(Pattern.tolerance(ReduceOp.SUM, DType.BFLOAT16, 4, 100)).isZero();
-        assertThat(Pattern.tolerance(ReduceOp.AVG, DType.INT32, 4, 100)).isZero();
-        assertThat(Pattern.tolerance(ReduceOp.AVG, DType.FLOAT32, 4, 2)).isEqualTo(6 * 2 * Math.scalb(1.0, -23));
+        assertThat(ExactValues.tolerance(ReduceOp.SUM, DType.BFLOAT16, 4, 100)).isZero();
+        assertThat(ExactValues.tolerance(ReduceOp.AVG, DType.INT32, 4, 100)).isZero();
+        assertThat(ExactValues.tolerance(ReduceOp.AVG, DType.FLOAT32, 4, 2)).isEqualTo(6 * 2 * Math.scalb(1.0, -23));
     }
 
     @Test
@@ -84,38 +84,38 @@ class PatternTest {
         // 64 ranks: the sum of the window can pass 127
         boolean wrapped = false;
         for (long u = 0; u < 40; u++) {
-            final double s = Pattern.reduced(ReduceOp.SUM, DType.INT8, 64, u, 0);
+            final double s = ExactValues.reduced(ReduceOp.SUM, DType.INT8, 64, u, 0);
             wrapped |= s < 0;
             assertThat(s).isBetween(-128.0, 127.0);
         }
         assertThat(wrapped).isTrue();
         for (long u = 0; u < 1000; u++) {
-            assertThat(Pattern.data(u, 9)).isBetween(0.0, 100.0);
+            assertThat(ExactValues.data(u, 9)).isBetween(0.0, 100.0);
         }
     }
 
     @Test
     void inputsAndResultsStayWithinTheirBoundsAtEveryPhase() {
         for (final int w : new int[] {1, 2, 3, 64, 65, 1000}) {
-            final int m = Math.min(w, Pattern.SUM_WINDOW);
+            final int m = Math.min(w, ExactValues.SUM_WINDOW);
             for (long u = 0; u < 3000; u++) {
-                final double sum = Pattern.reduced(ReduceOp.SUM, DType.INT64, w, u, 5);
-                assertThat(sum).as("w=%d u=%d", w, u).isBetween((double) m, (double) Pattern.SUM_LIMIT);
+                final double sum = ExactValues.reduced(ReduceOp.SUM, DType.INT64, w, u, 5);
+                assertThat(sum).as("w=%d u=%d", w, u).isBetween((double) m, (double) ExactValues.SUM_LIMIT);
                 long contributors = 0;
                 double added = 0;
                 for (int r = 0; r < w; r++) {
-                    final double x = Pattern.input(ReduceOp.SUM, DType.INT64, w, r, u, 5);
+                    final double x = ExactValues.input(ReduceOp.SUM, DType.INT64, w, r, u, 5);
                     contributors += x > 0 ? 1 : 0;
                     added += x;
                 }
                 // every rank of the window adds at least 1: a dropped or doubled rank changes the sum
                 assertThat(contributors).isEqualTo(m);
                 assertThat(added).isEqualTo(sum);
-                final double prod = Pattern.reduced(ReduceOp.PROD, DType.INT64, w, u, 5);
+                final double prod = ExactValues.reduced(ReduceOp.PROD, DType.INT64, w, u, 5);
                 assertThat(prod).isBetween(1.0, 127.0 * 256);
-                assertThat(Pattern.reduced(ReduceOp.MAX, DType.INT8, w, u, 5)).isBetween(-32.0, 94.0);
-                assertThat(Pattern.reduced(ReduceOp.MIN, DType.UINT8, w, u, 5)).isBetween(0.0, 63.0);
-                assertThat(Pattern.reduced(ReduceOp.MAX, DType.UINT8, w, u, 5)).isBetween(0.0, 126.0);
+                assertThat(ExactValues.reduced(ReduceOp.MAX, DType.INT8, w, u, 5)).isBetween(-32.0, 94.0);
+                assertThat(ExactValues.reduced(ReduceOp.MIN, DType.UINT8, w, u, 5)).isBetween(0.0, 63.0);
+                assertThat(ExactValues.reduced(ReduceOp.MAX, DType.UINT8, w, u, 5)).isBetween(0.0, 126.0);
             }
         }
     }
@@ -128,7 +128,7 @@ class PatternTest {
             for (final ReduceOp op : ReduceOp.values()) {
                 for (final int w : new int[] {1, 2, 3, 4, 64, 130}) {
                     for (long u = 0; u < 2000; u++) {
-                        assertThat(Pattern.reduced(op, t, w, u, 1)).as("%s %s w=%d u=%d", t, op, w, u)
+                        assertThat(ExactValues.reduced(op, t, w, u, 1)).as("%s %s w=%d u=%d", t, op, w, u)
                             .isNotEqualTo(poison);
                     }
                 }
@@ -157,7 +157,7 @@ class PatternTest {
         final int p = Period.nextPrime(1000);
         final double[] v = new double[p];
         for (int u = 0; u < p; u++) {
-            v[u] = Pattern.data(u, 1);
+            v[u] = ExactValues.data(u, 1);
         }
         assertThat(longestAgreementWithARotation(v)).as("data").isLessThanOrEqualTo(4);
         for (final DType t : new DType[] {DType.FLOAT32, DType.BFLOAT16, DType.INT8, DType.UINT8}) {
@@ -169,7 +169,7 @@ class PatternTest {
                         continue;
                     }
                     for (int u = 0; u < p; u++) {
-                        v[u] = Pattern.reduced(op, t, w, u, 1);
+                        v[u] = ExactValues.reduced(op, t, w, u, 1);
                     }
                     assertThat(longestAgreementWithARotation(v)).as("%s %s w=%d", t, op, w).isLessThanOrEqualTo(6);
                 }
