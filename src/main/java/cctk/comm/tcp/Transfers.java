@@ -1,6 +1,8 @@
 package cctk.comm.tcp;
 
 import cctk.CctkException;
+import cctk.comm.PeerFailure;
+import cctk.comm.PeerFault;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
@@ -377,25 +379,21 @@ final class Transfers {
     }
 
     private CctkException failed(final Link link, final String what) {
-        final String via = LinkNic.via(link);
-        final cctk.comm.PeerFault fault = LinkNic.fault(link, cctk.comm.PeerFault.Kind.DIED);
+        final String words = link.describe + LinkNic.via(link) + " " + what;
+        final PeerFault fault = LinkNic.fault(link, PeerFault.Kind.DIED);
         reset();
-        return cctk.comm.PeerFailure.died(options::label, rank, link.describe + via + " " + what, operation, fault, "",
-            null);
+        return PeerFailure.died(options::label, rank, words, operation, fault, "", null);
     }
 
     private CctkException stalled() {
-        final java.util.List<cctk.comm.PeerFault> faults = new java.util.ArrayList<>();
+        final java.util.List<PeerFault> faults = new java.util.ArrayList<>();
         for (int i = 0; i < count; i++) {
             final TransferOp o = ops[i];
-            final int peer = o.link.peer;
-            if (!o.done && faults.stream().noneMatch(f -> f.peer() == peer)) {
-                faults.add(LinkNic.fault(o.link, o.send ? cctk.comm.PeerFault.Kind.NOT_READING
-                    : cctk.comm.PeerFault.Kind.NOT_SENDING));
+            if (!o.done && faults.stream().noneMatch(f -> f.peer() == o.link.peer)) {
+                faults.add(LinkNic.fault(o.link, o.send ? PeerFault.Kind.NOT_READING : PeerFault.Kind.NOT_SENDING));
             }
         }
         reset();
-        return cctk.comm.PeerFailure.stalled(options::label, rank, deadlineNanos / 1_000_000_000.0, operation, faults,
-            "", null);
+        return PeerFailure.stalled(options::label, rank, deadlineNanos / 1_000_000_000.0, operation, faults, "", null);
     }
 }
