@@ -57,7 +57,7 @@ final class Layering {
         new Layer("tcp", "cctk.comm.tcp", "comm", "base"),
         new Layer("nccl", "cctk.comm.nccl", "comm", "base"),
         new Layer("shm", "cctk.comm.shm", "comm", "base"),
-        new Layer("comm", "cctk.comm"),
+        new Layer("comm", "cctk.comm", "base"), // base: PeerFailure is a CctkException with its exit code
         new Layer("verdict", "cctk.diagnose.verdict", "results", "base"),
         new Layer("results", "cctk.results", "base"),
         new Layer("base", "cctk"));
