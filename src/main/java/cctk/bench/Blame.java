@@ -9,24 +9,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Names the party that ended a sweep early, from the diagnoses the ranks posted (rank 0 gathers them): a rank
  * that others waited on or lost and that said nothing itself stalled or died; a NIC that is down on a host is
  * named as such; ranks that all waited on each other name the NICs between them. It judges values
- * ({@link Diagnosis}: the {@link cctk.comm.PeerFault}s each rank's communicator raised), never words; the one text
- * it reads is the rendezvous store's notice that a rank left it, which reaches a rank only as words.
+ * ({@link Diagnosis}: the {@link cctk.comm.PeerFault}s each rank's communicator raised, and the rank its rendezvous
+ * store lost without a goodbye), never words.
  */
 final class Blame {
 
     /** What a rank says when a signal, not a fault, stopped it. */
     static final String STOPPED = "stopped: ";
-
-    /** The store's own notice, which can reach every rank before their diagnoses do (see StoreServer). */
-    private static final Pattern LEFT_STORE = Pattern.compile("rank (\\d+) \\(host [^)]*\\) disconnected from the"
-            + " rendezvous store");
 
     private Blame() {
     }
@@ -48,7 +42,7 @@ final class Blame {
         final Set<Integer> waiting = new TreeSet<>();
         final Map<Integer, Set<String>> nicsOf = new LinkedHashMap<>();
         final Map<Integer, String> secondsOf = new TreeMap<>();
-        final Set<Integer> left = crashed(said, fallback);
+        final Set<Integer> left = crashed(said);
         boolean signalled = false; // diagnoses in rank order: the same line whatever order they came in
         for (final Map.Entry<Integer, Diagnosis> e : new TreeMap<>(said).entrySet()) {
             final Diagnosis d = e.getValue();
@@ -170,37 +164,36 @@ final class Blame {
      * killed (ranks that end on a signal say goodbye first). A rank whose links closed on another only because it
      * ended after the crash (a node's leader, whose node mate died) is then not the one that died.
      */
-    private static Set<Integer> crashed(final Map<Integer, Diagnosis> said, final String fallback) {
+    private static Set<Integer> crashed(final Map<Integer, Diagnosis> said) {
         final Set<Integer> left = new TreeSet<>();
-        final List<String> texts = new ArrayList<>();
-        said.values().forEach(d -> texts.add(d.text()));
-        if (fallback != null) {
-            texts.add(fallback);
-        }
-        for (final String text : texts) {
-            final Matcher m = LEFT_STORE.matcher(text);
-            while (m.find()) {
-                left.add(Integer.parseInt(m.group(1)));
+        said.values().forEach(d -> {
+            if (d.departed() >= 0) {
+                left.add(d.departed());
             }
-        }
+        });
         return left;
     }
 
     /**
-     * A rank's error with the store's notice added where it tells more (null: none): a rank that lost a peer which
-     * only ended after another crashed (the other node's leader, say) then names the crashed one too; a rank that saw
-     * the crashed one die itself ({@code faults}) needs no notice.
+     * A rank's error led by what its rendezvous store knew first: the rank that left the store without a goodbye
+     * ({@code departed}, -1: none) died before this rank's own fault, unless this rank saw that very rank die itself
+     * ({@code faults}). So a rank that lost a peer which only ended because another crashed (the other node's
+     * leader; the ring neighbour of a killed rank 0) names the crashed one first, in its cause file too. The store's
+     * {@code notice} is kept after the error.
      */
-    static String withStoreNotice(final String error, final List<PeerFault> faults, final String notice) {
+    static String withStoreNotice(final String error, final List<PeerFault> faults, final String notice,
+                                  final int departed) {
         if (notice == null || error.contains(notice)) {
             return error;
         }
-        final Matcher left = LEFT_STORE.matcher(notice);
-        if (left.find() && faults.stream().anyMatch(f -> !f.kind().waitedOn() && f.peer() == Integer.parseInt(
-            left.group(1)))) {
+        if (departed < 0) {
+            return error + " The rendezvous store reported before: " + notice;
+        }
+        if (faults.stream().anyMatch(f -> !f.kind().waitedOn() && f.peer() == departed)) {
             return error; // it saw that rank die itself
         }
-        return error + " The rendezvous store reported before: " + notice;
+        return "rank " + departed + " died first: it left the rendezvous store without a goodbye. After it: " + error
+            + " The rendezvous store reported before: " + notice;
     }
 
     private static void addNic(final Set<String> nics, final Set<String> down, final String nic, final String host) {

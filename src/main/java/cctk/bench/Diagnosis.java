@@ -14,9 +14,10 @@ import java.util.List;
  * @param stopped       true when a signal, not a fault, stopped the rank
  * @param waitedSeconds how long it waited without progress, or NaN
  * @param faults        the peers it found at fault
+ * @param departed      the rank its rendezvous store lost without a goodbye ({@link cctk.comm.Store#departed}), or -1
  * @param text          its paragraph (the cause file's words)
  */
-record Diagnosis(boolean stopped, double waitedSeconds, List<PeerFault> faults, String text) {
+record Diagnosis(boolean stopped, double waitedSeconds, List<PeerFault> faults, int departed, String text) {
 
     private static final String HEAD = "cctk-diagnosis 1";
     private static final String TEXT = "text ";
@@ -27,21 +28,21 @@ record Diagnosis(boolean stopped, double waitedSeconds, List<PeerFault> faults, 
     }
 
     /** The diagnosis of {@code e}, whose paragraph (store notice included) is {@code text}. */
-    static Diagnosis of(final Throwable e, final String text) {
+    static Diagnosis of(final Throwable e, final int departed, final String text) {
         final PeerFailure p = PeerFailure.in(e);
-        return p == null ? new Diagnosis(false, Double.NaN, List.of(), text)
-            : new Diagnosis(false, p.waitedSeconds(), p.faults(), text);
+        return p == null ? new Diagnosis(false, Double.NaN, List.of(), departed, text)
+            : new Diagnosis(false, p.waitedSeconds(), p.faults(), departed, text);
     }
 
     /** A rank that a signal stopped, for {@code text}'s reason. */
-    static Diagnosis stopped(final String text) {
-        return new Diagnosis(true, Double.NaN, List.of(), text);
+    static Diagnosis stopped(final int departed, final String text) {
+        return new Diagnosis(true, Double.NaN, List.of(), departed, text);
     }
 
     /** One line per value, the paragraph last. */
     String encode() {
         final StringBuilder sb = new StringBuilder(HEAD).append("\nstopped ").append(stopped).append("\nwaited ")
-            .append(waitedSeconds).append('\n');
+            .append(waitedSeconds).append("\ndeparted ").append(departed).append('\n');
         faults.forEach(f -> sb.append(f.encode()).append('\n'));
         return sb.append(TEXT).append(text).toString();
     }
@@ -52,24 +53,27 @@ record Diagnosis(boolean stopped, double waitedSeconds, List<PeerFault> faults, 
      */
     static Diagnosis decode(final String posted) {
         if (posted == null || !posted.startsWith(HEAD + "\n")) {
-            return new Diagnosis(false, Double.NaN, List.of(), posted);
+            return new Diagnosis(false, Double.NaN, List.of(), -1, posted);
         }
         final int at = posted.indexOf("\n" + TEXT);
         final String head = at < 0 ? posted : posted.substring(0, at);
         final String text = at < 0 ? "" : posted.substring(at + 1 + TEXT.length());
         boolean stopped = false;
         double waited = Double.NaN;
+        int departed = -1;
         for (final String line : head.split("\n")) {
-            if (line.equals("stopped true")) {
-                stopped = true;
-            } else if (line.startsWith("waited ")) {
-                try {
+            try {
+                if (line.equals("stopped true")) {
+                    stopped = true;
+                } else if (line.startsWith("waited ")) {
                     waited = Double.parseDouble(line.substring("waited ".length()));
-                } catch (final NumberFormatException e) {
-                    waited = Double.NaN;
+                } else if (line.startsWith("departed ")) {
+                    departed = Integer.parseInt(line.substring("departed ".length()));
                 }
+            } catch (final NumberFormatException e) {
+                // a value cut short counts as unknown
             }
         }
-        return new Diagnosis(stopped, waited, PeerFault.decodeAll(head), text);
+        return new Diagnosis(stopped, waited, PeerFault.decodeAll(head), departed, text);
     }
 }

@@ -177,9 +177,11 @@ public final class Harness {
             final SweepPlan.Point at = current;
             // the store's notice (taken now, when the fault is seen) names a rank that crashed before: the peer this
             // rank lost may only have ended after it
-            final Diagnosis mine = Diagnosis.of(e, e.getMessage() == null ? e.toString() : e.getMessage());
-            final String error = Blame.withStoreNotice(mine.text(), mine.faults(), store.failure());
-            endByFault(Diagnosis.of(e, error), at, e instanceof CctkException ce ? ce.exitCode() : ExitCode.INTERNAL);
+            final int departed = store.departed();
+            final Diagnosis mine = Diagnosis.of(e, departed, e.getMessage() == null ? e.toString() : e.getMessage());
+            final String error = Blame.withStoreNotice(mine.text(), mine.faults(), store.failure(), departed);
+            endByFault(Diagnosis.of(e, departed, error), at, e instanceof CctkException ce ? ce.exitCode()
+                : ExitCode.INTERNAL);
             if (e instanceof CctkException ce && at != null) {
                 throw new CctkException(ce.exitCode(), error + " (cctk was measuring " + at.describe() + ")", ce);
             }
@@ -302,7 +304,8 @@ public final class Harness {
         // Slurm ends a step whose task crashed (--kill-on-bad-exit): then the store's notice, already there when the
         // signal comes, names the crashed rank, which ranks that never talk to it directly did not see
         final String notice = store.failure();
-        final Diagnosis mine = Diagnosis.stopped(Blame.withStoreNotice(Blame.STOPPED + cause, List.of(), notice));
+        final Diagnosis mine = Diagnosis.stopped(store.departed(), Blame.withStoreNotice(Blame.STOPPED + cause,
+            List.of(), notice, store.departed()));
         if (notice != null) {
             progress.println("cctk: rank " + comm.rank() + ": stopped by a signal; " + notice);
             progress.flush();

@@ -33,6 +33,15 @@ public interface Store extends AutoCloseable {
         return null;
     }
 
+    /**
+     * The rank whose process left the store without a goodbye (it crashed or was killed), once the store knows:
+     * a rank whose connection to the store broke, or rank 0 (which holds the store) for a rank that lost it; -1
+     * while none did, or for a store that cannot tell.
+     */
+    default int departed() {
+        return -1;
+    }
+
     @Override
     void close();
 }

@@ -85,6 +85,11 @@ public final class Rendezvous implements Store {
         return client.failure();
     }
 
+    @Override
+    public int departed() {
+        return client.departed();
+    }
+
     /**
      * Says goodbye to the store at once, without waiting for anyone: for a process about to halt (a signal), so
      * that the store records this rank as gone, not as crashed, and names no dead rank for it.

@@ -46,6 +46,8 @@ public final class StoreClient implements Store {
     private final Map<Integer, CompletableFuture<StoreFrame>> pending = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger(1);
     private volatile String failure;
+    /** The rank the store lost without a goodbye (0 when this client lost the store itself), or -1. */
+    private volatile int departed = -1;
     private volatile boolean closed;
     private volatile Consumer<String> onFailure = why -> { };
 
@@ -134,6 +136,11 @@ public final class StoreClient implements Store {
         if (why != null) {
             listener.accept(why);
         }
+    }
+
+    @Override
+    public int departed() {
+        return departed;
     }
 
     /** Why the store failed (pushed by rank 0, or rank 0 gone), or null while it works. */
@@ -231,7 +238,15 @@ public final class StoreClient implements Store {
                 final StoreFrame f = StoreFrame.readFrom(in, StoreFrame.MAX_LENGTH);
                 if (f.requestId() == 0) {
                     if (f.type() == Type.FAIL) {
-                        failed(f.fields().getString());
+                        final StoreFrame.Fields fields = f.fields();
+                        final String why = fields.getString();
+                        int gone = -1;
+                        try {
+                            gone = fields.getInt();
+                        } catch (final IOException e) {
+                            gone = -1; // a failure of the store itself names no rank
+                        }
+                        failed(why, gone);
                     }
                     continue;
                 }
@@ -242,15 +257,16 @@ public final class StoreClient implements Store {
             }
         } catch (final IOException e) {
             if (!closed) {
-                failed("lost the connection to " + server + ": rank 0 exited or failed (" + IoErrors.why(e) + ").");
+                failed("lost the connection to " + server + ": rank 0 exited or failed (" + IoErrors.why(e) + ").", 0);
             }
         }
     }
 
-    private void failed(final String why) {
+    private void failed(final String why, final int gone) {
         if (failure != null) {
             return;
         }
+        departed = gone;
         failure = why;
         final CctkException ex = CctkException.environment(why);
         pending.values().forEach(p -> p.completeExceptionally(ex));

@@ -49,6 +49,8 @@ public final class StoreServer implements AutoCloseable {
     private final StoreTable table;
     private StoreHandshakes handshakes;
     private String failure;
+    /** The rank that disconnected without a goodbye, or -1. */
+    private int departedRank = -1;
     private boolean closing;
 
     private StoreServer(final List<ServerSocketChannel> listeners, final int worldSize, final byte[] secret,
@@ -111,6 +113,11 @@ public final class StoreServer implements AutoCloseable {
     /** The port it listens on (useful when started on port 0), -1 once closed. */
     public int port() {
         return boundAddresses().stream().mapToInt(InetSocketAddress::getPort).findFirst().orElse(-1);
+    }
+
+    /** The rank whose disconnection without a goodbye failed the store, or -1. */
+    public synchronized int departed() {
+        return departedRank;
     }
 
     /** The failure that ended the store, or null while it is healthy. */
@@ -254,6 +261,7 @@ public final class StoreServer implements AutoCloseable {
 
     private synchronized void disconnected(final StoreConnection c) {
         if (!closing && !departed[c.rank]) {
+            departedRank = failure == null ? c.rank : departedRank;
             fail("rank " + c.rank + " (host " + c.host + ") disconnected from the rendezvous store: it exited or "
                     + "crashed.");
         }
@@ -291,7 +299,7 @@ public final class StoreServer implements AutoCloseable {
         table.failAll(why);
         for (int r = 0; r < worldSize; r++) {
             if (members[r] != null && !departed[r]) {
-                members[r].send(Type.FAIL, 0, why);
+                members[r].send(new StoreFrame.Builder().putString(why).putInt(departedRank).frame(Type.FAIL, 0));
             }
         }
         notifyAll();

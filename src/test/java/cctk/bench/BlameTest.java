@@ -20,7 +20,7 @@ class BlameTest {
     private static final String WORDS = "rank 9 probably died; rank 8 (not sending) over eth9 (DOWN on host nowhere)";
 
     private static Diagnosis waited(final double seconds, final PeerFault... faults) {
-        return new Diagnosis(false, seconds, List.of(faults), WORDS);
+        return new Diagnosis(false, seconds, List.of(faults), -1, WORDS);
     }
 
     private static PeerFault notSending(final int peer, final String nic) {
@@ -32,15 +32,16 @@ class BlameTest {
     }
 
     private static Diagnosis died(final int peer, final String nic, final String text) {
-        return new Diagnosis(false, Double.NaN, List.of(new PeerFault(peer, Kind.DIED, nic, null, null)), text);
+        return new Diagnosis(false, Double.NaN, List.of(new PeerFault(peer, Kind.DIED, nic, null, null)), -1, text);
     }
 
     private static Diagnosis stopped(final String cause) {
-        return Diagnosis.stopped(Blame.STOPPED + cause);
+        return Diagnosis.stopped(-1, Blame.STOPPED + cause);
     }
 
-    private static Diagnosis words(final String text) {
-        return new Diagnosis(false, Double.NaN, List.of(), text);
+    /** A rank whose store lost {@code departed} without a goodbye, with the store's notice as its words. */
+    private static Diagnosis notice(final int departed, final String text) {
+        return new Diagnosis(false, Double.NaN, List.of(), departed, text);
     }
 
     @Test
@@ -91,7 +92,7 @@ class BlameTest {
     void aKilledRankIsNamedWhenOnlyTheStoreNoticeArrived() {
         // kill -9 of rank 1 on the two-node cluster: the store's notice reached every rank before any diagnosis
         final String notice = "rank 1 (host node1) disconnected from the rendezvous store: it exited or crashed.";
-        final String line = Blame.of(4, Map.of(0, words(notice)), AT, notice);
+        final String line = Blame.of(4, Map.of(0, notice(1, notice)), AT, notice);
         assertThat(line).isEqualTo("rank 1 died (its connections closed) during " + AT);
     }
 
@@ -102,9 +103,10 @@ class BlameTest {
         final String notice = "rank 3 (host node2) disconnected from the rendezvous store: it exited or crashed.";
         final List<PeerFault> leader = List.of(new PeerFault(2, Kind.DIED, "eth0", null, null));
         final String mine = Blame.withStoreNotice("rank 0: rank 2 (10.10.1.2:4000) over eth0 closed the connection"
-            + " during all_reduce; rank 2 probably died. The job cannot continue.", leader, notice);
-        assertThat(mine).endsWith(" The rendezvous store reported before: " + notice);
-        assertThat(Blame.of(4, Map.of(0, died(2, "eth0", mine)), AT, mine))
+            + " during all_reduce; rank 2 probably died. The job cannot continue.", leader, notice, 3);
+        assertThat(mine).startsWith("rank 3 died first: it left the rendezvous store without a goodbye. After it:"
+            + " rank 0: rank 2").endsWith(" The rendezvous store reported before: " + notice);
+        assertThat(Blame.of(4, Map.of(0, new Diagnosis(false, Double.NaN, leader, 3, mine)), AT, mine))
             .isEqualTo("rank 3 died (its connections closed) during " + AT);
         // without the store's notice the leader is all rank 0 saw
         assertThat(Blame.of(4, Map.of(0, died(2, "eth0", WORDS)), AT, "x"))
@@ -116,7 +118,7 @@ class BlameTest {
         // srun --kill-on-bad-exit: SIGTERM reached rank 0 before any peer's diagnosis, after the store's notice
         final String notice = "rank 3 (host node2) disconnected from the rendezvous store: it exited or crashed.";
         final String cause = "cancelled: SIGTERM (scancel, or Slurm ending the job or step)";
-        final Diagnosis mine = Diagnosis.stopped(Blame.withStoreNotice(Blame.STOPPED + cause, List.of(), notice));
+        final Diagnosis mine = Diagnosis.stopped(3, Blame.withStoreNotice(Blame.STOPPED + cause, List.of(), notice, 3));
         assertThat(Blame.of(4, Map.of(0, mine), AT, cause)).isEqualTo("rank 3 died (its connections closed) during "
             + AT);
         // a signal with no crashed rank keeps its cause
@@ -127,18 +129,23 @@ class BlameTest {
     @Test
     void theStoreNoticeIsAddedOnlyWhereItTellsMore() {
         final String notice = "rank 1 (host node1) disconnected from the rendezvous store: it exited or crashed.";
-        assertThat(Blame.withStoreNotice("x", List.of(), null)).isEqualTo("x");
-        assertThat(Blame.withStoreNotice(notice, List.of(), notice)).isEqualTo(notice);
+        assertThat(Blame.withStoreNotice("x", List.of(), null, -1)).isEqualTo("x");
+        assertThat(Blame.withStoreNotice(notice, List.of(), notice, 1)).isEqualTo(notice);
         final String saw = "rank 0: rank 1 (process 42) is gone during reduce of 4096 bytes of float32 in shared"
             + " memory; rank 1 probably died. The job cannot continue.";
-        assertThat(Blame.withStoreNotice(saw, List.of(new PeerFault(1, Kind.DIED, null, null, null)), notice))
+        assertThat(Blame.withStoreNotice(saw, List.of(new PeerFault(1, Kind.DIED, null, null, null)), notice, 1))
             .as("it saw rank 1 die itself").isEqualTo(saw);
         final String other = "rank 3: rank 2 left the shared-memory group during reduce in shared memory; rank 2"
             + " probably died. The job cannot continue.";
-        assertThat(Blame.withStoreNotice(other, List.of(new PeerFault(2, Kind.DIED, null, null, null)), notice))
-            .isEqualTo(other + " The rendezvous store reported before: " + notice);
+        assertThat(Blame.withStoreNotice(other, List.of(new PeerFault(2, Kind.DIED, null, null, null)), notice, 1))
+            .isEqualTo("rank 1 died first: it left the rendezvous store without a goodbye. After it: " + other
+                + " The rendezvous store reported before: " + notice);
         // a rank that waited on rank 1 (alive, as far as it knew) did not see it die
-        assertThat(Blame.withStoreNotice("w", List.of(notSending(1, "eth0")), notice)).endsWith(notice);
+        assertThat(Blame.withStoreNotice("w", List.of(notSending(1, "eth0")), notice, 1)).startsWith("rank 1 died first")
+            .endsWith(notice);
+        // a store that failed for another reason names no rank: its notice follows the error
+        assertThat(Blame.withStoreNotice("w", List.of(), "the store is full", -1)).isEqualTo("w The rendezvous store"
+            + " reported before: the store is full");
     }
 
     @Test
@@ -179,15 +186,39 @@ class BlameTest {
         assertThat(failure.getMessage()).isEqualTo("rank 3 waited 8.0 s without progress during all_reduce for rank 2"
             + " (not sending) over eth1, rank 0 (not reading) over eth0 (DOWN on host node1); the peer stalled or died"
             + " (raise the deadline if it is only slow).");
-        final Diagnosis d = Diagnosis.of(new IllegalStateException("wrapped", failure), "paragraph\nof two lines");
+        final Diagnosis d = Diagnosis.of(new IllegalStateException("wrapped", failure), 1,
+            "paragraph\nof two lines");
         final Diagnosis back = Diagnosis.decode(d.encode());
         assertThat(back).isEqualTo(d);
         assertThat(back.faults()).extracting(PeerFault::peer).containsExactly(2, 0);
         assertThat(back.waitedSeconds()).isEqualTo(8.0);
         assertThat(back.text()).isEqualTo("paragraph\nof two lines");
-        assertThat(Diagnosis.decode(Diagnosis.stopped("stopped: x").encode()).stopped()).isTrue();
+        assertThat(Diagnosis.decode(Diagnosis.stopped(-1, "stopped: x").encode()).stopped()).isTrue();
+        assertThat(back.departed()).isEqualTo(1);
         final Diagnosis plain = Diagnosis.decode("rank 1 probably died");
         assertThat(plain.faults()).isEmpty();
         assertThat(plain.text()).isEqualTo("rank 1 probably died");
+    }
+
+    /**
+     * Issue 25 item 1, a mis-blame seen in the field: kill -9 of rank 0 on tcp-flat (4 ranks). Rank 1 lost rank 0
+     * and ended; rank 2 then lost rank 1 and rank 3 lost rank 2, and their cause files blamed rank 1 and rank 2. The
+     * store they all lost is rank 0's, which they know as a value (departed 0), so each names rank 0 first.
+     */
+    @Test
+    void killingRankZeroIsBlamedOnRankZeroNotOnTheRingNeighbour() {
+        final String lost = "lost the connection to 127.0.0.1:41797: rank 0 exited or failed (end of stream).";
+        for (final int r : new int[] {2, 3}) {
+            final int neighbour = r - 1;
+            final String own = "rank " + r + ": rank " + neighbour + " (127.0.0.1:40000) over lo closed the connection"
+                + " during all_reduce; rank " + neighbour + " probably died. The job cannot continue.";
+            assertThat(Blame.withStoreNotice(own, List.of(new PeerFault(neighbour, Kind.DIED, "lo", null, null)), lost,
+                0)).startsWith("rank 0 died first: it left the rendezvous store without a goodbye. After it: " + own);
+        }
+        // rank 1 saw rank 0 die itself: its own words are enough
+        final String first = "rank 1: rank 0 (127.0.0.1:40000) over lo closed the connection during all_reduce; rank 0"
+            + " probably died. The job cannot continue.";
+        assertThat(Blame.withStoreNotice(first, List.of(new PeerFault(0, Kind.DIED, "lo", null, null)), lost, 0))
+            .isEqualTo(first);
     }
 }

@@ -146,6 +146,9 @@ class StoreTest {
             Thread.sleep(10);
         }
         assertThat(pushed).singleElement().asString().contains("rank 2");
+        // issue 25: the departed rank is a value too, on the server and on every rank it pushed to
+        assertThat(s.departed()).isEqualTo(2);
+        assertThat(b.departed()).isEqualTo(2);
     }
 
     @Test
@@ -156,6 +159,12 @@ class StoreTest {
         awaitWaiting(s, 1);
         s.close();
         assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).hasMessageContaining("rank 0");
+        // the store lost is rank 0's: the client knows it as a value
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (b.departed() < 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(b.departed()).isZero();
     }
 
     @Test
