@@ -23,6 +23,8 @@ public final class Judge {
     static final String INTRA = "intra-node";
     /** Where a node suspect slow on every NIC is. */
     static final String ALL_NICS = "all NICs";
+    /** How far apart, as a factor, the NICs of a node slow alike may be. */
+    static final double ALIKE = 2.5;
     /** Partners a node suspect is measured again with, per mode. */
     static final int RECHECK_PARTNERS = 2;
 
@@ -32,14 +34,10 @@ public final class Judge {
     /** The first look: suspects and what would confirm them. */
     public static Findings tentative(final Figures f, final double threshold) {
         final int n = f.nodes().size();
-        final TestView[] views = new TestView[f.tests()];
-        final double[][] byNode = new double[n][Math.max(1, Math.min(n - 1, 2 * TestView.NODE_SAMPLE + 2))];
-        for (int t = 0; t < views.length; t++) {
-            views[t] = new TestView(f, t, threshold, byNode);
-        }
+        final TestView[] views = Culprits.views(f, threshold);
         final List<Suspect> suspects = new ArrayList<>();
         final List<List<Recheck>> rechecks = new ArrayList<>();
-        final Blame blame = new Blame(f, views);
+        final Blame blame = new Blame(f, views, threshold);
         for (int i = 0; i < n; i++) {
             blame.node(i, suspects);
         }
@@ -103,7 +101,9 @@ public final class Judge {
 
     /**
      * The verdict: a suspect is confirmed when, on one of its modes, every operation is slow again on repeat (a
-     * node's inside and a rank: when the second pass is slow again).
+     * node's inside and a rank: when the second pass is slow again). A repeat is slow again below threshold × the
+     * first look's reference (or its limit, where that is higher): the first look stood out of its peers' scatter,
+     * the repeat asks whether it is still below the threshold or back with its peers, as a transient is.
      */
     public static List<Suspect> confirm(final Findings found, final Figures f, final double threshold,
                                         final boolean repeat) {
@@ -130,9 +130,10 @@ public final class Judge {
     }
 
     /**
-     * A node slow on every NIC at first look stays the node only if every NIC is slow again; the NICs that are
-     * become node+NIC suspects of their own, the others are left unconfirmed, so one noisy NIC never turns a
-     * node+NIC suspect into a node suspect.
+     * A node slow on every NIC at first look stays the node if every NIC is slow again, or if some NIC is and at
+     * first look the NICs were slow alike (within {@link #ALIKE} of each other: a host or a starved process slows
+     * every NIC alike, a NIC fault slows one); else the NICs slow again become node+NIC suspects of their own, the
+     * others are left unconfirmed, so one noisy NIC never turns a node+NIC suspect into a node suspect.
      */
     private static List<Suspect> splitByNic(final Suspect s, final List<Evidence> again, final Figures f) {
         final Map<Integer, List<Evidence>> byMode = byMode(again, f);
@@ -148,7 +149,7 @@ public final class Judge {
                 }
             }
         }
-        if (held.size() == nics.size()) {
+        if (held.size() == nics.size() || !held.isEmpty() && alike(byMode, nics)) {
             return List.of(s.withRepeat(again, true));
         }
         final List<Suspect> out = new ArrayList<>();
@@ -162,6 +163,19 @@ public final class Judge {
             }
         }
         return out;
+    }
+
+    /** Whether the first-look ratios of the NICs (each the mean over its operations) are within {@link #ALIKE}. */
+    private static boolean alike(final Map<Integer, List<Evidence>> byMode, final List<Integer> nics) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (final int m : nics) {
+            final List<Evidence> ev = byMode.getOrDefault(m, List.of());
+            final double mean = ev.stream().mapToDouble(Evidence::ratio).average().orElse(Double.NaN);
+            lo = Math.min(lo, mean);
+            hi = Math.max(hi, mean);
+        }
+        return lo > 0 && hi <= ALIKE * lo;
     }
 
     private static Map<Integer, List<Evidence>> byMode(final List<Evidence> evidence, final Figures f) {
@@ -211,7 +225,7 @@ public final class Judge {
             }
         }
         final double again = Medians.of(values, n);
-        return e.repeated(again, e.peers(), again < e.limit());
+        return e.repeated(again, e.peers(), again < Math.max(e.limit(), threshold * e.peers()));
     }
 
     /** Each pass's noise floor of arrival skew. */

@@ -16,7 +16,7 @@ public final class VerdictText {
 
     /** The lines, without line ends. */
     public static List<String> lines(final DiagnosisFiles.Header h, final Figures f, final Findings found,
-                                     final List<Suspect> verdict) {
+                                     final List<Suspect> verdict, final Sensitivity sense) {
         final List<String> out = new ArrayList<>();
         out.add("# cctk diagnose " + h.jobName() + ": " + f.nodes().size() + " node(s); modes "
                 + String.join(", ", f.modes()) + "; message " + Numbers.size(h.bytes()) + "; suspect below "
@@ -62,7 +62,6 @@ public final class VerdictText {
         if (found.notRepeated() > 0) {
             out.add("# " + found.notRepeated() + " suspect(s) were not measured again: more than a diagnosis repeats");
         }
-        final Sensitivity sense = Sensitivity.of(f, found, h.threshold());
         out.add(confirmed > 0 ? "verdict: " + confirmed + " suspect(s): " + String.join("; ", names)
                 : !sense.conclusive() ? "verdict: no suspect, but inconclusive: " + sense.why()
                 : "verdict: no suspect: healthy within this run's sensitivity (a node at "
