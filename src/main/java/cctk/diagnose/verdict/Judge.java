@@ -21,6 +21,8 @@ public final class Judge {
 
     /** Where a node suspect slow among its own ranks is. */
     static final String INTRA = "intra-node";
+    /** Where a node suspect slow on a NIC and among its own ranks (or with a late rank) is. */
+    static final String HOST = "host";
     /** Where a node suspect slow on every NIC is. */
     static final String ALL_NICS = "all NICs";
     /** How far apart, as a factor, the NICs of a node slow alike may be. */
@@ -57,6 +59,7 @@ public final class Judge {
                         "arrival skew", s.lateUs(), s.iterUs(), Double.NaN, s.last(), s.iterations())), false));
             }
         }
+        host(suspects);
         int notRepeated = 0;
         int budget = repeatBudget(n);
         final boolean[] named = blame.namedNodes(suspects);
@@ -83,6 +86,29 @@ public final class Judge {
             measured[t] = views[t].measuredPairs;
         }
         return new Findings(suspects, rechecks, pairRef, nodeRef, notRepeated, nodeFigure, slowPairs, measured);
+    }
+
+    /**
+     * A node named on some NICs that is also slow among its own ranks, or has a rank that arrives late, is its host:
+     * no NIC is in its ranks' all-reduce nor in their arrival, so what slows those (a starved or throttled process)
+     * slows its NICs too. Its node+NIC suspects become one node suspect ({@link #HOST}), in place.
+     */
+    private static void host(final List<Suspect> suspects) {
+        final java.util.Set<Integer> inside = new java.util.HashSet<>();
+        for (final Suspect s : suspects) {
+            if (s.kind() == Suspect.Kind.RANK || INTRA.equals(s.where())) {
+                inside.add(s.node());
+            }
+        }
+        final Map<Integer, List<Evidence>> nics = new LinkedHashMap<>();
+        suspects.removeIf(s -> s.kind() == Suspect.Kind.NODE_NIC && inside.contains(s.node())
+                && nics.computeIfAbsent(s.node(), k -> new ArrayList<>()).addAll(s.evidence()));
+        final List<Suspect> hosts = new ArrayList<>();
+        nics.forEach((node, ev) -> {
+            ev.sort(Comparator.comparingDouble(Evidence::ratio));
+            hosts.add(new Suspect(Suspect.Kind.NODE, node, -1, -1, HOST, ev, false));
+        });
+        suspects.addAll(0, hosts);
     }
 
     /** The spread of every node's intra-node figure in pass {@code pass} (0 or 1). */

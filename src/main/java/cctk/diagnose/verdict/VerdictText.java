@@ -76,8 +76,11 @@ public final class VerdictText {
             case NODE -> Judge.INTRA.equals(s.where())
                     ? "drain " + node + " and check its CPUs and memory (slow among its own ranks, no NIC involved:"
                     + " throttling, a busy core, another job)"
-                    : "drain " + node + " and check its host side (PCIe, NUMA placement, CPU frequency, the driver):"
-                    + " it is slow on every NIC";
+                    : Judge.HOST.equals(s.where())
+                    ? "drain " + node + " and look at what runs on its CPUs (a starved or throttled process, the ranks'"
+                    + " CPU binding): it is slow on a NIC and among its own ranks too, so its host, not the NIC"
+                    : "drain " + node + " and check its host side (PCIe, NUMA placement, CPU frequency, the driver,"
+                    + " a starved process): it is slow on every NIC";
             case NODE_NIC -> "check the cable, the switch port and the link speed of " + s.where() + " on " + node
                     + " (e.g. ethtool " + s.where() + ", ibstat), then rerun cctk diagnose";
             case PAIR -> "check the route between " + node + " and " + nodes.get(s.peer()) + " on " + s.where()

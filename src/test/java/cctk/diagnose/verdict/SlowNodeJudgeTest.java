@@ -152,6 +152,61 @@ class SlowNodeJudgeTest {
     }
 
     @Test
+    void aStarvedLeaderThatLooksLikeOneSlowNicIsItsHostNotTheNic() {
+        // two ranks per node; rank 4, node3's leader, starved: its pairs slow on eth1 (and striped) but hardly on
+        // eth0, the node's own all-reduce slow in both passes and rank 4 late at it
+        final Figures f = JudgeTest.figures(4, NICS, (mode, a, b) -> touches(2, a, b)
+                ? (mode.equals("eth0") ? 0.9 : 0.2) : 1);
+        starved(f, 4);
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(found.suspects()).noneMatch(s -> s.kind() == Suspect.Kind.NODE_NIC);
+        assertThat(found.suspects()).anySatisfy(s -> {
+            assertThat(s.kind()).isEqualTo(Suspect.Kind.NODE);
+            assertThat(s.where()).isEqualTo(Judge.HOST);
+            assertThat(s.node()).isEqualTo(2);
+        });
+        for (final Recheck r : found.allRechecks()) {
+            for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
+                f.repeat(Figures.test(r.mode(), op), r.a(), r.b(), f.modes().get(r.mode()).equals("eth0") ? 0.9 : 0.2);
+            }
+        }
+        final List<Suspect> verdict = Judge.ordered(Judge.confirm(found, f, 0.8, true));
+        assertThat(verdict).noneMatch(s -> s.kind() == Suspect.Kind.NODE_NIC);
+        assertThat(verdict).filteredOn(Suspect::confirmed)
+                .extracting(s -> s.kind().label() + " " + s.subject(f.nodes()) + " " + s.where())
+                .contains("node node3 host", "rank 4 on node3 arrival");
+    }
+
+    @Test
+    void aStarvedRankThatIsNoLeaderIsTheRankAndTheNodesInsideNeverANic() {
+        final Figures f = JudgeTest.figures(4, NICS, (mode, a, b) -> 1);
+        starved(f, 5);
+        final List<Suspect> verdict = Judge.confirm(Judge.tentative(f, 0.8), f, 0.8, true);
+        assertThat(verdict).extracting(s -> s.kind().label() + " " + s.subject(f.nodes()) + " " + s.confirmed())
+                .containsExactlyInAnyOrder("node node3 true", "rank 5 on node3 true");
+    }
+
+    /** Two ranks per node in both passes; node3's all-reduce at a tenth of the others', {@code late} arrives late. */
+    private static void starved(final Figures f, final int late) {
+        for (int p = 0; p < Figures.PASSES; p++) {
+            for (int node = 0; node < 4; node++) {
+                f.intra(p, node, node == 2 ? 0.2 : 2.0 + 0.05 * node);
+                final int[] ranks = {2 * node, 2 * node + 1};
+                final List<double[]> durations = new java.util.ArrayList<>();
+                for (final int r : ranks) {
+                    final double[] d = new double[10];
+                    java.util.Arrays.fill(d, r == late ? 100 : 500);
+                    durations.add(d);
+                }
+                ArrivalSkew.of(ranks, new int[] {node, node}, durations).forEach(sk -> f.rank(0, sk));
+            }
+        }
+        for (final RankSkew[] passes : f.ranks().values()) {
+            f.rank(1, passes[0]);
+        }
+    }
+
+    @Test
     void aNodeWhoseNicsWereSlowAlikeStaysTheNodeWhenOneNicIsFastOnRepeat() {
         final Figures f = JudgeTest.figures(4, NICS, (mode, a, b) -> touches(2, a, b)
                 ? (mode.equals("eth0") ? 0.3 : 0.2) : 1);

@@ -48,7 +48,7 @@ class VerdictTextTest {
         assertThat(m.find()).as(suspect).isTrue();
         assertThat(m.group(2)).isEqualTo(cited(lines, "# peers' median busbw", m.group(1)));
         assertThat(lines).contains("    next: drain node3 and check its host side (PCIe, NUMA placement, CPU"
-                + " frequency, the driver): it is slow on every NIC");
+                + " frequency, the driver, a starved process): it is slow on every NIC");
         assertThat(lines).noneMatch(l -> l.startsWith("# pairs' median"));
     }
 
