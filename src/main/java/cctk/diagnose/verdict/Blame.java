@@ -109,6 +109,16 @@ final class Blame {
         return all >= SIGN_MIN && below >= Math.ceil(SIGN_SHARE * all) && under(i, mode);
     }
 
+    /** Whether node {@code i} passes the sign test on some mode or on all of them together. */
+    boolean signed(final int i) {
+        for (int m = -1; m < f.modes().size(); m++) {
+            if (signs(i, m)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether node {@code i}'s figure is below threshold × the reference on every test of {@code mode} (-1: all). */
     boolean under(final int i, final int mode) {
         for (final TestView v : views) {

@@ -9,10 +9,12 @@ import java.util.List;
  * again, until no other node is named. Where nobody is named the references may still be dragged (a whole slow
  * node on four nodes makes three of the six pairs slow, and every node's median has a slow pair in it), so the node
  * that is lowest against the pairs that do not touch it is left out on trial, and stays out only if it is then
- * named. At most fewer than half the nodes are left out (peers are the majority); after {@link #ONE_BY_ONE} rounds
- * every named node is left out at once, so a cluster with many faults costs a few passes over the pairs, not one
- * per fault. Each test's scatter (MAD) is at least the run's, pooled over every test relative to each test's
- * median: with four nodes a test has three healthy pairs, and their MAD alone is noise.
+ * named, nearly all its measurements of some mode below the threshold (the sign test of {@link Blame}: the lowest
+ * of the nodes is picked, so standing out of a scatter estimated from three peers is not enough). At most fewer
+ * than half the nodes are left out (peers are the majority); after {@link #ONE_BY_ONE} rounds every named node is
+ * left out at once, so a cluster with many faults costs a few passes over the pairs, not one per fault. Each test's
+ * scatter (MAD) is at least the run's, pooled over every test relative to each test's median: with four nodes a
+ * test has three healthy pairs, and their MAD alone is noise.
  * <b>Note:</b> threadsafe (no state).
  */
 final class Culprits {
@@ -54,8 +56,9 @@ final class Culprits {
                 out[c] = true;
                 final TestView[] trial = build(f, threshold, byNode, out);
                 final List<Suspect> s = new ArrayList<>();
-                new Blame(f, trial, threshold).node(c, s);
-                if (s.isEmpty()) {
+                final Blame onTrial = new Blame(f, trial, threshold);
+                onTrial.node(c, s);
+                if (s.isEmpty() || !onTrial.signed(c)) {
                     out[c] = false;
                     return views;
                 }
@@ -123,6 +126,12 @@ final class Culprits {
 
     /** {@code figure} of node {@code c} on {@code test} against the median pair touching neither it nor {@code out}. */
     static double against(final Figures f, final int test, final double figure, final boolean[] out, final int c) {
+        final double ref = reference(f, test, out, c);
+        return ref > 0 ? figure / ref : Double.NaN;
+    }
+
+    /** The median pair on {@code test} that touches neither node {@code c} nor a node of {@code out}. */
+    static double reference(final Figures f, final int test, final boolean[] out, final int c) {
         final int n = out.length;
         final double[] pairs = f.pairs(test);
         final double[] others = new double[pairs.length];
@@ -135,7 +144,6 @@ final class Culprits {
                 }
             }
         }
-        final double ref = Medians.ofScratch(others, k);
-        return ref > 0 ? figure / ref : Double.NaN;
+        return Medians.ofScratch(others, k);
     }
 }

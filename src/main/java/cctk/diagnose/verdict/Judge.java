@@ -8,13 +8,17 @@ import java.util.Map;
 
 /**
  * The rules that turn a diagnosis's figures into suspects. A figure below {@code threshold} × its peers' median, and
- * out of their scatter, is slow ({@link Spread}); a node or pair is slow on a mode when every operation is. Per test
- * (mode × operation) a node's figure is the median of its pairs, so one bad node does not make its partners look bad
- * ({@link TestView}). Then, per node: slow on every NIC (or on the only mode of a spec without NICs) names the
- * <em>node</em>; slow on some NICs names <em>node+NIC</em> for each; slow only when striping names the node too. A
- * node or node+NIC suspect explains all its pairs on those modes, so they are not named again; a slow pair that
- * neither node explains names the <em>pair</em> on that mode. Inside a node (its ranks alone) and rank arrival skew
- * are judged per pass. {@link #confirm} keeps a suspect only when a repeat is slow again.
+ * out of their scatter, is slow ({@link Spread}); a node or pair is slow on a mode when every operation is, and a node
+ * also when nearly all its measurements there are below threshold × the median (a sign test, {@link Blame}). Per
+ * test (mode × operation) a node's figure is the median of its pairs with partners that are not suspect, and the
+ * suspects are left out of every reference ({@link Culprits}, {@link TestView}), so a slow node drags neither its
+ * partners nor the median it is held against. Then, per node: slow on some NIC and below the threshold on every NIC
+ * (or on the only mode of a spec without NICs) names the <em>node</em>; slow on some NICs names <em>node+NIC</em>
+ * for each; slow only when striping names the node too; node+NIC suspects of a node that is also slow among its own
+ * ranks, or has a late rank, become the node ({@link #HOST}). A node or node+NIC suspect explains all its pairs on
+ * those modes, so they are not named again; a slow pair that neither node explains names the <em>pair</em> on that
+ * mode. Inside a node (its ranks alone) and rank arrival skew are judged per pass. {@link #confirm} keeps a suspect
+ * only when a repeat is slow again.
  * <b>Note:</b> threadsafe (no state).
  */
 public final class Judge {

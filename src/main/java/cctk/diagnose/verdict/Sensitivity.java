@@ -53,9 +53,11 @@ public record Sensitivity(double ratio, String why) {
 
     /**
      * The first node and mode that no suspect explains whose figure is below threshold × its reference, as the mean
-     * over the mode's operations. Up to {@link Culprits#LEAVE_ONE_OUT} nodes the reference is the median pair that
-     * touches neither the node nor a named node (a node's own slow pairs are half of four nodes' pairs, and would
-     * drag the peers' median down to it); above, the peers' median.
+     * over the mode's operations, with two thirds or more of its measurements there below it too (one low
+     * measurement among few drags a median of two; a slow link is low on most). Up to
+     * {@link Culprits#LEAVE_ONE_OUT} nodes the reference is the median pair that touches neither the node nor a named
+     * node (a node's own slow pairs are half of four nodes' pairs, and would drag the peers' median down to it);
+     * above, the peers' median.
      */
     private static String unnamed(final Figures f, final Findings found, final double threshold) {
         final int n = f.nodes().size();
@@ -66,14 +68,21 @@ public record Sensitivity(double ratio, String why) {
         for (int i = 0; i < n; i++) {
             for (int m = 0; m < f.modes().size(); m++) {
                 double sum = 0;
+                int below = 0;
+                int all = 0;
                 for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
                     final int t = Figures.test(m, op);
-                    final double figure = found.nodeFigure()[t][i];
-                    sum += n > Culprits.LEAVE_ONE_OUT ? figure / found.nodeReference()[t]
-                            : Culprits.against(f, t, figure, named, i);
+                    final double ref = n > Culprits.LEAVE_ONE_OUT ? found.nodeReference()[t]
+                            : Culprits.reference(f, t, named, i);
+                    sum += found.nodeFigure()[t][i] / ref;
+                    for (int j = 0; j < n; j++) {
+                        final double v = j == i || named[j] ? Double.NaN : f.pair(t, i, j);
+                        all += Double.isFinite(v) ? 1 : 0;
+                        below += v < threshold * ref ? 1 : 0;
+                    }
                 }
                 final double mean = sum / Figures.PAIR_OPS.size();
-                if (mean < threshold && !explained(found.suspects(), f, i, m)) {
+                if (mean < threshold && 3 * below >= 2 * all && !explained(found.suspects(), f, i, m)) {
                     return f.nodes().get(i) + " " + f.modes().get(m) + " is at " + String.format(java.util.Locale.ROOT,
                             "%.2f", mean) + "x the median of the pairs that do not touch it";
                 }

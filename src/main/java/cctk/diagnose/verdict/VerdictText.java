@@ -22,8 +22,9 @@ public final class VerdictText {
                 + String.join(", ", f.modes()) + "; message " + Numbers.size(h.bytes()) + "; suspect below "
                 + h.threshold() + " x the peers' median" + (h.confirm() ? ", confirmed by a repeat" : "") + "; took "
                 + Numbers.fit(h.seconds(), 8, 1).trim() + " s");
-        // one name, one figure: "peers' median" is what a node is held against (the median over nodes of each
-        // node's median pair), "pairs' median" what a pair is held against (the median pair touching no slow node)
+        // one name, one figure: "peers' median" is what a node is held against (the median over the nodes that
+        // are not suspect of each one's median pair with partners that are not suspect), "pairs' median" what a
+        // pair is held against (the median pair touching no suspect)
         final StringBuilder refs = new StringBuilder("# peers' median busbw (GB/s), what a node is held against:");
         for (int t = 0; t < f.tests(); t++) {
             refs.append(t == 0 ? " " : " | ").append(f.testName(t)).append(' ').append(gbps(found.nodeReference()[t]));
