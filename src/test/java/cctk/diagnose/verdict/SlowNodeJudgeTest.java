@@ -132,6 +132,17 @@ class SlowNodeJudgeTest {
     }
 
     @Test
+    void aHalfSpeedLinkInsideA2xScatterIsInconclusiveAndSaysWhichNodeAndNic() {
+        // this draw's 2x scatter hides the 0.55x link from the limit and the sign test: the run says it cannot tell
+        final Verdict v = judge((mode, a, b, rnd) -> !touches(1, a, b) || mode.equals("eth1") ? 1
+                : mode.equals("eth0") ? 0.55 : 0.775, 1, 0.65, 1.35);
+        assertThat(v.confirmed()).isEmpty();
+        assertThat(v.status()).isEqualTo("INCONCLUSIVE");
+        assertThat(Sensitivity.of(v.f(), v.found(), 0.8).why()).matches("node2 eth0 is at 0\\.[0-7][0-9]x the median"
+                + " of the pairs that do not touch it, below the threshold 0.8, yet inside its peers' scatter.*");
+    }
+
+    @Test
     void aHalfSpeedLinkOnQuietPeersIsFound() {
         final Verdict v = judge((mode, a, b, rnd) -> touches(1, a, b) && mode.equals("eth0") ? 0.5 : 1, 3, 0.95,
                 1.05);
