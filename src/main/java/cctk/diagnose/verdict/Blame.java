@@ -26,8 +26,8 @@ final class Blame {
     /** Per node: every mode it is blamed on (a node suspect: all of them). */
     private final boolean[][] explained;
 
-    /** Least share of a node's measurements below threshold × the reference that makes it slow by {@link #signs}. */
-    static final double SIGN_SHARE = 0.9;
+    /** Least share, in tenths, of a node's measurements below threshold × the reference that {@link #signs} needs. */
+    static final int SIGN_TENTHS = 9;
     /** Fewest measurements {@link #signs} judges: two partners, both operations. */
     static final int SIGN_MIN = 4;
 
@@ -92,10 +92,10 @@ final class Blame {
 
     /**
      * The sign test: of node {@code i}'s measurements on {@code mode} (every mode: -1) with partners that are not
-     * suspect, at least {@link #SIGN_SHARE} are below threshold × the reference, and there are {@link #SIGN_MIN} or
-     * more. A healthy node's measurement is below threshold × the median less than half the time, so all of
-     * {@code k} are with a chance below 2^-k (a binomial sign test): scattered peers widen the limit of
-     * {@link Spread}, not this.
+     * suspect, at least {@link #SIGN_TENTHS} in ten are below threshold × the reference, and there are
+     * {@link #SIGN_MIN} or more. A healthy node's measurement is below threshold × the median less than half the
+     * time, so all of {@code k} are with a chance below 2^-k, nine in ten with one that falls as fast with k (a
+     * binomial sign test): scattered peers widen the limit of {@link Spread}, not this.
      */
     boolean signs(final int i, final int mode) {
         int below = 0;
@@ -106,7 +106,7 @@ final class Blame {
                 all += v.partners[i];
             }
         }
-        return all >= SIGN_MIN && below >= Math.ceil(SIGN_SHARE * all) && under(i, mode);
+        return all >= SIGN_MIN && 10 * below >= SIGN_TENTHS * all && under(i, mode);
     }
 
     /** Whether node {@code i} passes the sign test on some mode or on all of them together. */
