@@ -15,7 +15,7 @@ import java.util.Map;
  * partners nor the median it is held against. Then, per node: slow on some NIC and below the threshold on every NIC
  * (or on the only mode of a spec without NICs) names the <em>node</em>; slow on some NICs names <em>node+NIC</em>
  * for each; slow only when striping names the node too; node+NIC suspects of a node that is also slow among its own
- * ranks, or has a late rank, become the node ({@link #HOST}). A node or node+NIC suspect explains all its pairs on
+ * ranks, or has a late rank, confirmed, become the node ({@link #HOST}). A node or node+NIC suspect explains all its pairs on
  * those modes, so they are not named again; a slow pair that neither node explains names the <em>pair</em> on that
  * mode. Inside a node (its ranks alone) and rank arrival skew are judged per pass. {@link #confirm} keeps a suspect
  * only when a repeat is slow again.
@@ -63,7 +63,6 @@ public final class Judge {
                         "arrival skew", s.lateUs(), s.iterUs(), Double.NaN, s.last(), s.iterations())), false));
             }
         }
-        host(suspects);
         int notRepeated = 0;
         int budget = repeatBudget(n);
         final boolean[] named = blame.namedNodes(suspects);
@@ -93,26 +92,30 @@ public final class Judge {
     }
 
     /**
-     * A node named on some NICs that is also slow among its own ranks, or has a rank that arrives late, is its host:
-     * no NIC is in its ranks' all-reduce nor in their arrival, so what slows those (a starved or throttled process)
-     * slows its NICs too. Its node+NIC suspects become one node suspect ({@link #HOST}), in place.
+     * A node named on some NICs that is also slow among its own ranks, or has a rank that arrives late, both
+     * confirmed, is its host: no NIC is in its ranks' all-reduce nor in their arrival, so what slows those (a starved
+     * or throttled process) slows its NICs too. Its node+NIC suspects become one node suspect ({@link #HOST}),
+     * confirmed when one of them is, in place.
      */
-    private static void host(final List<Suspect> suspects) {
+    private static void host(final List<Suspect> verdict) {
         final java.util.Set<Integer> inside = new java.util.HashSet<>();
-        for (final Suspect s : suspects) {
-            if (s.kind() == Suspect.Kind.RANK || INTRA.equals(s.where())) {
+        for (final Suspect s : verdict) {
+            if (s.confirmed() && (s.kind() == Suspect.Kind.RANK || INTRA.equals(s.where()))) {
                 inside.add(s.node());
             }
         }
-        final Map<Integer, List<Evidence>> nics = new LinkedHashMap<>();
-        suspects.removeIf(s -> s.kind() == Suspect.Kind.NODE_NIC && inside.contains(s.node())
-                && nics.computeIfAbsent(s.node(), k -> new ArrayList<>()).addAll(s.evidence()));
+        final Map<Integer, List<Suspect>> nics = new LinkedHashMap<>();
+        verdict.removeIf(s -> s.kind() == Suspect.Kind.NODE_NIC && inside.contains(s.node())
+                && nics.computeIfAbsent(s.node(), k -> new ArrayList<>()).add(s));
         final List<Suspect> hosts = new ArrayList<>();
-        nics.forEach((node, ev) -> {
+        nics.forEach((node, merged) -> {
+            final List<Evidence> ev = new ArrayList<>();
+            merged.forEach(s -> ev.addAll(s.evidence()));
             ev.sort(Comparator.comparingDouble(Evidence::ratio));
-            hosts.add(new Suspect(Suspect.Kind.NODE, node, -1, -1, HOST, ev, false));
+            hosts.add(new Suspect(Suspect.Kind.NODE, node, -1, -1, HOST, ev,
+                    merged.stream().anyMatch(Suspect::confirmed)));
         });
-        suspects.addAll(0, hosts);
+        verdict.addAll(0, hosts);
     }
 
     /** The spread of every node's intra-node figure in pass {@code pass} (0 or 1). */
@@ -156,6 +159,7 @@ public final class Judge {
                 out.add(s.withRepeat(again, heldModes(again, f).containsValue(true)));
             }
         }
+        host(out);
         return out;
     }
 

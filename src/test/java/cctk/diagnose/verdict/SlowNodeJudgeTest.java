@@ -170,12 +170,6 @@ class SlowNodeJudgeTest {
                 ? (mode.equals("eth0") ? 0.9 : 0.2) : 1);
         starved(f, 4);
         final Findings found = Judge.tentative(f, 0.8);
-        assertThat(found.suspects()).noneMatch(s -> s.kind() == Suspect.Kind.NODE_NIC);
-        assertThat(found.suspects()).anySatisfy(s -> {
-            assertThat(s.kind()).isEqualTo(Suspect.Kind.NODE);
-            assertThat(s.where()).isEqualTo(Judge.HOST);
-            assertThat(s.node()).isEqualTo(2);
-        });
         for (final Recheck r : found.allRechecks()) {
             for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
                 f.repeat(Figures.test(r.mode(), op), r.a(), r.b(), f.modes().get(r.mode()).equals("eth0") ? 0.9 : 0.2);
@@ -183,9 +177,36 @@ class SlowNodeJudgeTest {
         }
         final List<Suspect> verdict = Judge.ordered(Judge.confirm(found, f, 0.8, true));
         assertThat(verdict).noneMatch(s -> s.kind() == Suspect.Kind.NODE_NIC);
+        assertThat(verdict).anySatisfy(s -> {
+            assertThat(s.kind()).isEqualTo(Suspect.Kind.NODE);
+            assertThat(s.where()).isEqualTo(Judge.HOST);
+            assertThat(s.node()).isEqualTo(2);
+            assertThat(s.evidence()).extracting(Evidence::test).contains("eth1 sendrecv", "eth1 all_reduce");
+        });
         assertThat(verdict).filteredOn(Suspect::confirmed)
                 .extracting(s -> s.kind().label() + " " + s.subject(f.nodes()) + " " + s.where())
                 .contains("node node3 host", "rank 4 on node3 arrival");
+    }
+
+    @Test
+    void aSlowNicWhoseNodesInsideIsFineOnRepeatStaysTheNic() {
+        final Figures f = JudgeTest.figures(4, NICS, (mode, a, b) -> touches(2, a, b) && !mode.equals("eth0")
+                ? 0.05 : 1);
+        starved(f, 4);
+        for (int node = 0; node < 4; node++) {
+            f.intra(1, node, 2.0);
+        }
+        for (final RankSkew[] passes : f.ranks().values()) {
+            f.rank(1, new RankSkew(passes[0].rank(), passes[0].node(), 10, 0, 0, 500));
+        }
+        final Findings found = Judge.tentative(f, 0.8);
+        for (final Recheck r : found.allRechecks()) {
+            for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
+                f.repeat(Figures.test(r.mode(), op), r.a(), r.b(), 0.05);
+            }
+        }
+        assertThat(Judge.ordered(Judge.confirm(found, f, 0.8, true))).filteredOn(Suspect::confirmed)
+                .extracting(s -> s.kind().label() + " " + s.subject(f.nodes())).containsExactly("node+NIC node3 eth1");
     }
 
     @Test
