@@ -15,10 +15,10 @@ import java.util.Map;
  * partners nor the median it is held against. Then, per node: slow on some NIC and below the threshold on every NIC
  * (or on the only mode of a spec without NICs) names the <em>node</em>; slow on some NICs names <em>node+NIC</em>
  * for each; slow only when striping names the node too; node+NIC suspects of a node that is also slow among its own
- * ranks, or has a late rank, confirmed, become the node ({@link #HOST}). A node or node+NIC suspect explains all its pairs on
- * those modes, so they are not named again; a slow pair that neither node explains names the <em>pair</em> on that
- * mode. Inside a node (its ranks alone) and rank arrival skew are judged per pass. {@link #confirm} keeps a suspect
- * only when a repeat is slow again.
+ * ranks, or has a late rank, confirmed, become the node ({@link #HOST}). A node or node+NIC suspect explains all
+ * its pairs on those modes, so they are not named again; a slow pair that neither node explains names the
+ * <em>pair</em> on that mode. Inside a node (its ranks alone) and rank arrival skew are judged per pass.
+ * {@link #confirm} keeps a suspect only when a repeat is slow again.
  * <b>Note:</b> threadsafe (no state).
  */
 public final class Judge {
