@@ -68,7 +68,7 @@ public enum EnvVar {
     CCTK_SPEC_SHA256,
     /** The per-job secret ranks prove they know when joining the store and the mesh. Never printed or sent. */
     CCTK_SECRET,
-    /** TEST-ONLY: {@code R:N} makes rank R halt after measuring N sizes ({@code cctk.bench.TestFaults}). */
+    /** TEST-ONLY: {@code R:N} makes rank R halt after measuring N sizes ({@code cctk.rank.TestFaults}). */
     CCTK_FAULT_KILL,
     /** {@code grouped}: the nccl backend's all-to-all as grouped send/recv even where ncclAlltoAll exists. */
     CCTK_NCCL_ALLTOALL,

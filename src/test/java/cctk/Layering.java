@@ -42,7 +42,7 @@ final class Layering {
     static final List<Layer> LAYERS = List.of(
         new Layer("cli", "cctk.cli", "launch", "slurm", "render", "report", "demo", "diagnose", "rank", "spec",
             "coll", "comm", "results", "base"),
-        new Layer("launch", "cctk.launch", "bench", "spec", "coll", "comm", "base"),
+        new Layer("launch", "cctk.launch", "bench", "spec", "coll", "comm", "lifecycle", "base"),
         new Layer("slurm", "cctk.slurm", "base"),
         new Layer("render", "cctk.render", "spec", "base"),
         new Layer("report", "cctk.report", "comm", "results", "base"), // comm: DType, the element types
@@ -50,8 +50,9 @@ final class Layering {
         // diagnose submits (render, slurm), joins the world (rank), probes links (tcp) and writes its page (report)
         new Layer("diagnose", "cctk.diagnose", "render", "slurm", "rank", "spec", "coll", "tcp", "comm", "verdict",
             "report", "results", "base"),
-        new Layer("rank", "cctk.rank", "bench", "spec", "tcp", "nccl", "shm", "comm", "results", "base"),
-        new Layer("bench", "cctk.bench", "spec", "coll", "comm", "results", "base"),
+        new Layer("rank", "cctk.rank", "bench", "spec", "tcp", "nccl", "shm", "comm", "results", "lifecycle",
+            "base"),
+        new Layer("bench", "cctk.bench", "spec", "coll", "comm", "results", "lifecycle", "base"),
         new Layer("spec", "cctk.spec", "coll", "nccl", "comm", "results", "base"), // nccl: NcclConfig, its knobs
         new Layer("coll", "cctk.coll", "comm"),
         new Layer("tcp", "cctk.comm.tcp", "comm", "base"),
@@ -60,6 +61,8 @@ final class Layering {
         new Layer("comm", "cctk.comm", "base"), // base: PeerFailure is a CctkException with its exit code
         new Layer("verdict", "cctk.diagnose.verdict", "results", "base"),
         new Layer("results", "cctk.results", "base"),
+        // a rank process's signals, halt and time limit: the launcher, the rank and the harness share them
+        new Layer("lifecycle", "cctk.lifecycle", "base"),
         new Layer("base", "cctk"));
 
     private Layering() {

@@ -6,6 +6,7 @@ import cctk.coll.Collective;
 import cctk.coll.Group;
 import cctk.comm.Communicator;
 import cctk.comm.Store;
+import cctk.lifecycle.EarlyEnd;
 import cctk.results.ConsoleTable;
 import cctk.results.Line;
 import cctk.results.RankInfo;
@@ -97,7 +98,7 @@ public final class Harness {
     /** Runs the whole sweep: its exit code and, on rank 0, its measurements. */
     public SweepResult sweep() {
         final Benchmark b = spec.benchmark();
-        final Group group = new Group(comm.size(), comm.rank(), weights());
+        final Group group = new Group(comm.size(), comm.rank(), TrafficMatrix.weights(spec, comm.size()));
         final SweepPlan plan = SweepPlan.of(b, group);
         final long began = System.nanoTime();
         final double share = fixedCostSeconds();
@@ -361,22 +362,6 @@ public final class Harness {
             endCode = code;
             return files == null ? List.of() : files.finish(cause);
         }
-    }
-
-    /** The all-to-all-v weights, W×W, only when the sweep runs alltoallv (at 8,192 ranks they take 512 MiB). */
-    private double[][] weights() {
-        if (!spec.benchmark().collectives().contains(cctk.coll.CollectiveType.ALLTOALLV)) {
-            return null;
-        }
-        final Benchmark.Imbalance im = spec.benchmark().alltoallv();
-        if (im != null && im.matrixFile() != null) {
-            java.nio.file.Path file = java.nio.file.Path.of(im.matrixFile());
-            if (!file.isAbsolute() && spec.source() != null && spec.source().getParent() != null) {
-                file = spec.source().getParent().resolve(file);
-            }
-            return TrafficMatrix.load(file, comm.size());
-        }
-        return cctk.coll.AllToAllV.spreadWeights(comm.size(), im == null ? 1.0 : Math.max(1.0, im.spread()));
     }
 
     /** One repeat of a row, combined over the ranks by one reduction; {@code check}: it also runs the checks. */

@@ -17,6 +17,26 @@ final class TrafficMatrix {
     private TrafficMatrix() {
     }
 
+    /**
+     * The all-to-all-v weights of {@code spec}'s sweep on {@code world} ranks, W×W: from its matrix file (relative
+     * to the spec), else spread by its factor; null when the sweep does not run alltoallv (at 8,192 ranks they take
+     * 512 MiB).
+     */
+    static double[][] weights(final cctk.spec.JobSpec spec, final int world) {
+        if (!spec.benchmark().collectives().contains(cctk.coll.CollectiveType.ALLTOALLV)) {
+            return null;
+        }
+        final cctk.spec.Benchmark.Imbalance im = spec.benchmark().alltoallv();
+        if (im != null && im.matrixFile() != null) {
+            Path file = Path.of(im.matrixFile());
+            if (!file.isAbsolute() && spec.source() != null && spec.source().getParent() != null) {
+                file = spec.source().getParent().resolve(file);
+            }
+            return load(file, world);
+        }
+        return cctk.coll.AllToAllV.spreadWeights(world, im == null ? 1.0 : Math.max(1.0, im.spread()));
+    }
+
     static double[][] load(final Path file, final int world) {
         final List<String> lines;
         try {

@@ -24,7 +24,7 @@ import java.util.List;
  * ({@link NodePhase}); the leader keeps the node's figure
  * and each rank's arrival skew. Then the node leaders play the tournament ({@link Pairs}) while the other ranks
  * wait for them, hand their figures to rank 0, run the repeats rank 0 asks for; then every node measures its
- * ranks a second time, all at once, and rank 0 judges and writes the files ({@link Collector}). Exit code on rank 0:
+ * ranks a second time, all at once, and rank 0 judges and writes the files ({@link Coordinator}). Exit code on rank 0:
  * 1 when a suspect is confirmed, 5 when the run cannot tell (too few nodes, too scattered), else 0.
  * <b>Note:</b> one call per process.
  */
@@ -69,7 +69,7 @@ public final class DiagnoseRank {
                  final GroupLinks links) {
         final long start = System.nanoTime();
         Keys.put(store, Keys.who(rank), host + "\n" + kernel());
-        final Collector collector = rank == 0 ? Collector.plan(store, world, settings, out) : null;
+        final Coordinator collector = rank == 0 ? Coordinator.plan(store, world, settings, out) : null;
         final NodeLayout.Place me = NodeLayout.place(Keys.take(store, Keys.plan(host)), rank);
         store.barrier(Keys.PREFIX + "ready");
         try (NodePhase node = NodePhase.open(settings, me, host, links,

@@ -3,7 +3,7 @@ package cctk.launch;
 import cctk.EnvVar;
 import cctk.Environment;
 import cctk.ExitCode;
-import cctk.bench.EarlyEnd;
+import cctk.lifecycle.EarlyEnd;
 import java.io.PrintWriter;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package cctk.rank;
 
 import cctk.CctkException;
-import cctk.bench.EarlyEnd;
+import cctk.lifecycle.EarlyEnd;
 import cctk.comm.Communicator;
 import cctk.comm.Store;
 import cctk.comm.shm.HierarchicalCommunicator;

@@ -6,7 +6,6 @@ import cctk.Environment;
 import cctk.ExitCode;
 import cctk.bench.RunContext;
 import cctk.bench.SweepResult;
-import cctk.bench.TestFaults;
 import cctk.comm.Store;
 import cctk.results.RankInfo;
 import cctk.results.ReferenceJudge;
@@ -67,7 +66,7 @@ public final class RankMain {
     public ExitCode run(final Path specFile, final String onlyBackend, final BackendRun backends,
                         final boolean quiet) {
         final RankIdentity id = RankIdentity.fromEnvironment(env);
-        cctk.bench.EarlyEnd.install("rank " + id.rank());
+        cctk.lifecycle.EarlyEnd.install("rank " + id.rank());
         final JobSpec spec = SpecParser.parse(specFile, env.optional(EnvVar.CCTK_SPEC_SHA256));
         timeLimit(spec);
         final List<Integer> sizes = spec.benchmark().taskCounts();
@@ -87,7 +86,7 @@ public final class RankMain {
                 this::note)) {
             // stopped by a signal, this rank leaves the store as one that said goodbye: the store's notice that a
             // rank disconnected then always means one that crashed or was killed
-            cctk.bench.EarlyEnd.beforeHalt("store", store::farewell);
+            cctk.lifecycle.EarlyEnd.beforeHalt("store", store::farewell);
             if (id.rank() == 0) {
                 out.println(id.describe());
             }
@@ -114,7 +113,7 @@ public final class RankMain {
     private void timeLimit(final JobSpec spec) {
         final long limit = spec.job() == null ? 0 : spec.job().timeLimitSeconds();
         if (limit <= 0) {
-            cctk.bench.EarlyEnd.timeLimit(0, 0);
+            cctk.lifecycle.EarlyEnd.timeLimit(0, 0);
             return;
         }
         long end = epochSeconds(env.optional(cctk.EnvVar.SLURM_JOB_END_TIME));
@@ -122,7 +121,7 @@ public final class RankMain {
         if (end <= 0 && start > 0) {
             end = start + limit;
         }
-        cctk.bench.EarlyEnd.timeLimit(end, cctk.spec.Job.warningSeconds(spec.job().timeLimit()));
+        cctk.lifecycle.EarlyEnd.timeLimit(end, cctk.spec.Job.warningSeconds(spec.job().timeLimit()));
     }
 
     private static long epochSeconds(final String v) {

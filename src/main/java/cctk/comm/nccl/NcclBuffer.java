@@ -95,7 +95,7 @@ final class NcclBuffer implements CommBuffer {
             throw new IndexOutOfBoundsException((toDevice ? "upload " : "download ") + length + " bytes at " + at
                     + " of " + bytes);
         }
-        final Staging staging = owner.staging();
+        final PinnedStaging staging = owner.staging();
         for (int done = 0; done < length; ) {
             final int n = Math.min(length - done, staging.capacity());
             // on the communicator's (non-blocking) stream, which does not wait on stream 0, then waited for: the

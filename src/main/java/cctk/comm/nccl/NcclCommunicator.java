@@ -39,7 +39,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     private final Method allToAllCall;
     private final boolean hasLastError;
     private final int ncclVersion;
-    private Staging staging;
+    private PinnedStaging staging;
     private NcclBuffer barrierBuffer;
     private String op = "setup";
     private long opBytes;
@@ -99,9 +99,9 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         return stream;
     }
 
-    Staging staging() {
+    PinnedStaging staging() {
         if (staging == null) {
-            staging = new Staging(STAGING_BYTES);
+            staging = new PinnedStaging(STAGING_BYTES);
         }
         return staging;
     }

@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The references of a judgement, made so that a few slow nodes cannot drag them: find the node that {@link Blame}
+ * The references of a judgement, made so that a few slow nodes cannot drag them: find the node that {@link Attribution}
  * names worst, leave it out of every reference (its partners' figures, the peers' median, the pairs' median), look
  * again, until no other node is named. Where nobody is named the references may still be dragged (a whole slow
  * node on four nodes makes three of the six pairs slow, and every node's median has a slow pair in it), so the node
  * that is lowest against the pairs that do not touch it is left out on trial, and stays out only if it is then
- * named, nearly all its measurements of some mode below the threshold (the sign test of {@link Blame}: the lowest
+ * named, nearly all its measurements of some mode below the threshold (the sign test of {@link Attribution}: the lowest
  * of the nodes is picked, so standing out of a scatter estimated from three peers is not enough). At most fewer
  * than half the nodes are left out (peers are the majority); after {@link #ONE_BY_ONE} rounds every named node is
  * left out at once, so a cluster with many faults costs a few passes over the pairs, not one per fault. Each test's
@@ -35,7 +35,7 @@ final class Culprits {
         int left = 0;
         TestView[] views = build(f, threshold, byNode, out);
         for (int round = 0; 2 * (left + 1) < n; round++) {
-            final Blame blame = new Blame(f, views, threshold);
+            final Attribution blame = new Attribution(f, views, threshold);
             final List<Integer> named = new ArrayList<>();
             int worst = -1;
             for (int i = 0; i < n; i++) {
@@ -56,7 +56,7 @@ final class Culprits {
                 out[c] = true;
                 final TestView[] trial = build(f, threshold, byNode, out);
                 final List<Suspect> s = new ArrayList<>();
-                final Blame onTrial = new Blame(f, trial, threshold);
+                final Attribution onTrial = new Attribution(f, trial, threshold);
                 onTrial.node(c, s);
                 if (s.isEmpty() || !onTrial.signed(c)) {
                     out[c] = false;

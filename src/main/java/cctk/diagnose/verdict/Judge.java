@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The rules that turn a diagnosis's figures into suspects. A figure below {@code threshold} × its peers' median, and
  * out of their scatter, is slow ({@link Spread}); a node or pair is slow on a mode when every operation is, and a node
- * also when nearly all its measurements there are below threshold × the median (a sign test, {@link Blame}). Per
+ * also when nearly all its measurements there are below threshold × the median (a sign test, {@link Attribution}). Per
  * test (mode × operation) a node's figure is the median of its pairs with partners that are not suspect, and the
  * suspects are left out of every reference ({@link Culprits}, {@link TestView}), so a slow node drags neither its
  * partners nor the median it is held against. Then, per node: slow on some NIC and below the threshold on every NIC
@@ -43,7 +43,7 @@ public final class Judge {
         final TestView[] views = Culprits.views(f, threshold);
         final List<Suspect> suspects = new ArrayList<>();
         final List<List<Recheck>> rechecks = new ArrayList<>();
-        final Blame blame = new Blame(f, views, threshold);
+        final Attribution blame = new Attribution(f, views, threshold);
         for (int i = 0; i < n; i++) {
             blame.node(i, suspects);
         }

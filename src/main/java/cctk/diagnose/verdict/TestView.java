@@ -7,7 +7,7 @@ package cctk.diagnose.verdict;
  * slow node drags neither its partners' figures nor the reference, however few nodes there are. The pairs' own
  * reference is the median of the pairs that touch no suspect. Each node also counts how many of its
  * pairs are below threshold × the reference: all of them ({@code slowPairs}, the evidence) and those with partners
- * that are not suspect ({@code below}, what {@link Blame} weighs).
+ * that are not suspect ({@code below}, what {@link Attribution} weighs).
  * Linear in the pairs: one sequential pass sorts them into the nodes' rows, medians are selections, not sorts.
  * <b>Note:</b> not threadsafe; built by {@link Culprits}.
  */

@@ -46,7 +46,7 @@ class TournamentTest {
             for (int b = a + 1; b < n; b++) {
                 assertThat(Tournament.pairIndex(n, a, b)).isEqualTo(expected);
                 assertThat(Tournament.pairIndex(n, b, a)).isEqualTo(expected);
-                assertThat(Blame.pairOf(n, expected)).containsExactly(a, b);
+                assertThat(Attribution.pairOf(n, expected)).containsExactly(a, b);
                 expected++;
             }
         }

@@ -12,13 +12,13 @@ import org.bytedeco.javacpp.Pointer;
  * Not on the timed path.
  * <b>Note:</b> not threadsafe.
  */
-final class Staging implements AutoCloseable {
+final class PinnedStaging implements AutoCloseable {
 
     private final Pointer pinned;
     private final BytePointer pointer;
     private final ByteBuffer buffer;
 
-    Staging(final int capacity) {
+    PinnedStaging(final int capacity) {
         this.pinned = new Pointer();
         Cuda.check(cudart.cudaMallocHost(pinned, capacity), "cudaMallocHost of " + capacity + " bytes");
         this.pointer = new BytePointer(pinned).capacity(capacity);

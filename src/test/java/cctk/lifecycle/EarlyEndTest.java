@@ -1,4 +1,4 @@
-package cctk.bench;
+package cctk.lifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -17,7 +17,7 @@ import java.util.Map;
  * node+NIC suspect on that NIC or on the striped mode) is the pair.
  * <b>Note:</b> not threadsafe; one per judgement.
  */
-final class Blame {
+final class Attribution {
 
     private final Figures f;
     private final TestView[] views;
@@ -31,7 +31,7 @@ final class Blame {
     /** Fewest measurements {@link #signs} judges: two partners, both operations. */
     static final int SIGN_MIN = 4;
 
-    Blame(final Figures f, final TestView[] views, final double threshold) {
+    Attribution(final Figures f, final TestView[] views, final double threshold) {
         this.f = f;
         this.views = views;
         this.threshold = threshold;

@@ -1,4 +1,4 @@
-package cctk.bench;
+package cctk.lifecycle;
 
 import cctk.ExitCode;
 import java.util.Map;
@@ -12,7 +12,7 @@ import sun.misc.Signal;
  * Slurm sends SIGTERM to every task on {@code scancel} and at the time limit, and SIGKILL KillWait seconds
  * later; the rendered script asks for SIGUSR1 before the time limit ({@code #SBATCH --signal}), see Slurm's
  * sbatch and scancel documentation. On SIGTERM, SIGINT, SIGHUP or SIGUSR1 the process abandons the point it is
- * measuring, lets the running sweep (the stopper {@link Harness} registers) write its final files with the
+ * measuring, lets the running sweep (the stopper the benchmark harness registers) write its final files with the
  * cause, and exits with {@link ExitCode#FAILED}: the run did not complete. Before the process halts, what it
  * registered with {@link #beforeHalt} runs (it says goodbye to the rendezvous store, so that the store does not
  * report it as crashed, and removes its shared-memory files): a halt skips shutdown hooks and try-with-resources.
@@ -76,7 +76,7 @@ public final class EarlyEnd {
      * Who finishes the files on a signal and says the exit code (null: nobody; the process exits with
      * {@link ExitCode#FAILED}).
      */
-    static void stopper(final ToIntFunction<String> s) {
+    public static void stopper(final ToIntFunction<String> s) {
         stopper = s;
     }
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The page rank 0 writes beside a diagnosis record: a record it cannot read gives one line, and the verdict stands. */
-class CollectorPageTest {
+class CoordinatorPageTest {
 
     @TempDir
     Path dir;
@@ -16,7 +16,7 @@ class CollectorPageTest {
     @Test
     void aRecordThatCannotBeShownGivesOneLineAndNoPage() throws Exception {
         final Path json = Files.writeString(dir.resolve("diagnose_20260102-030405.json"), "{\"kind\": \"other\"}");
-        final String line = Collector.page(json);
+        final String line = Coordinator.page(json);
         assertThat(line).startsWith("cctk diagnose: no page was written in " + dir.resolve("diagnose_20260102-030405"))
                 .contains("not a cctk diagnosis record", "the verdict stands",
                         "'cctk report " + json + "' makes the page").doesNotContain("Exception").doesNotContain("\n");

@@ -30,7 +30,7 @@ import java.util.List;
  * endpoint keys per pair, mode and pass (the pair communicators' own rendezvous).
  * <b>Note:</b> not threadsafe: rank 0's main thread.
  */
-final class Collector {
+final class Coordinator {
 
     private final Store store;
     private final Settings settings;
@@ -40,7 +40,7 @@ final class Collector {
     private Figures figures;
     private Findings findings;
 
-    private Collector(final Store store, final Settings settings, final NodeLayout layout, final PrintWriter out) {
+    private Coordinator(final Store store, final Settings settings, final NodeLayout layout, final PrintWriter out) {
         this.store = store;
         this.settings = settings;
         this.layout = layout;
@@ -48,7 +48,7 @@ final class Collector {
     }
 
     /** Reads where every rank is, publishes each node's entry and the node names; says what will run. */
-    static Collector plan(final Store store, final int world, final Settings settings, final PrintWriter out) {
+    static Coordinator plan(final Store store, final int world, final Settings settings, final PrintWriter out) {
         final List<String> hosts = new ArrayList<>(world);
         final List<String> kernels = new ArrayList<>(world);
         for (int r = 0; r < world; r++) {
@@ -71,7 +71,7 @@ final class Collector {
                 + settings.diagnose().threshold() + " x the peers' median"
                 + (settings.diagnose().confirm() ? ", suspects measured again" : ""));
         out.flush();
-        return new Collector(store, settings, layout, out);
+        return new Coordinator(store, settings, layout, out);
     }
 
     /** Collects the figures of both phases, finds the first suspects and publishes the repeat rounds. */

@@ -1,4 +1,4 @@
-package cctk.bench;
+package cctk.rank;
 
 import cctk.EnvVar;
 import cctk.Environment;
@@ -6,10 +6,11 @@ import cctk.Environment;
 /**
  * TEST-ONLY fault switch, so that tests on a real cluster can watch the other ranks and Slurm deal with a rank
  * dying mid-sweep: {@code CCTK_FAULT_KILL=R:N} makes rank R halt (exit code 137, no clean-up, like a SIGKILL) once it
- * has measured N sizes. Never set it for a real measurement; without it the sweep's hook is {@link PointHook#NONE}.
+ * has measured N sizes. Never set it for a real measurement; without it the sweep's hook is
+ * {@link cctk.bench.PointHook#NONE}.
  * <b>Note:</b> threadsafe (immutable).
  */
-public final class TestFaults implements PointHook {
+public final class TestFaults implements cctk.bench.PointHook {
 
     /** The exit status of a halted rank, as a SIGKILL-ed process shows it. */
     static final int HALT_STATUS = 137;
@@ -24,11 +25,12 @@ public final class TestFaults implements PointHook {
         this.setting = setting;
     }
 
-    /** The hook {@code env} asks for: {@link PointHook#NONE} unless {@code CCTK_FAULT_KILL} is {@code R:N}. */
-    public static PointHook from(final Environment env) {
+    /** The hook {@code env} asks for: {@link cctk.bench.PointHook#NONE} unless {@code CCTK_FAULT_KILL} is {@code R:N}.
+     */
+    public static cctk.bench.PointHook from(final Environment env) {
         final String v = env.optional(EnvVar.CCTK_FAULT_KILL);
         if (v == null || !v.matches("[0-9]{1,9}:[0-9]{1,9}")) {
-            return PointHook.NONE;
+            return cctk.bench.PointHook.NONE;
         }
         final String[] rankAndSizes = v.split(":");
         return new TestFaults(Integer.parseInt(rankAndSizes[0]), Integer.parseInt(rankAndSizes[1]), v);
