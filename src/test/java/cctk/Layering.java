@@ -50,14 +50,16 @@ final class Layering {
         // diagnose submits (render, slurm), joins the world (rank), probes links (tcp) and writes its page (report)
         new Layer("diagnose", "cctk.diagnose", "render", "slurm", "rank", "spec", "coll", "tcp", "comm", "verdict",
             "report", "results", "base"),
-        new Layer("rank", "cctk.rank", "bench", "spec", "tcp", "nccl", "shm", "comm", "results", "lifecycle",
-            "base"),
+        new Layer("rank", "cctk.rank", "bench", "spec", "tcp", "nccl", "shm", "store", "comm", "results",
+            "lifecycle", "base"),
         new Layer("bench", "cctk.bench", "spec", "coll", "comm", "results", "lifecycle", "base"),
         new Layer("spec", "cctk.spec", "coll", "nccl", "comm", "results", "base"), // nccl: NcclConfig, its knobs
         new Layer("coll", "cctk.coll", "comm"),
         new Layer("tcp", "cctk.comm.tcp", "comm", "base"),
         new Layer("nccl", "cctk.comm.nccl", "comm", "base"),
         new Layer("shm", "cctk.comm.shm", "comm", "base"),
+        // the rendezvous store: its server, client, frames and the HMAC join; a Store of comm's, beneath the rank
+        new Layer("store", "cctk.store", "comm", "base"),
         new Layer("comm", "cctk.comm", "base"), // base: PeerFailure is a CctkException with its exit code
         new Layer("verdict", "cctk.diagnose.verdict", "results", "base"),
         new Layer("results", "cctk.results", "base"),
@@ -135,15 +137,15 @@ final class Layering {
     }
 
     /**
-     * Listening sockets: the store server (rank) and the TCP mesh (comm.tcp) listen; launch only asks the system
+     * Listening sockets: the store server (store) and the TCP mesh (comm.tcp) listen; launch only asks the system
      * for a free port to hand to rank 0 (LocalLauncher.freePort, which the class-data training reuses).
      */
     private static ArchRule listening() {
-        return noClasses().that().resideOutsideOfPackages("cctk.rank", "cctk.comm.tcp", "cctk.launch")
+        return noClasses().that().resideOutsideOfPackages("cctk.store", "cctk.comm.tcp", "cctk.launch")
             .should().dependOnClassesThat(assignableTo(ServerSocket.class)
                 .or(assignableTo(ServerSocketChannel.class))
                 .or(assignableTo(AsynchronousServerSocketChannel.class)))
-            .as("listening sockets are opened only by the store server (cctk.rank), the TCP mesh (cctk.comm.tcp)"
+            .as("listening sockets are opened only by the store server (cctk.store), the TCP mesh (cctk.comm.tcp)"
                 + " and the launcher's free-port probe (cctk.launch)");
     }
 }

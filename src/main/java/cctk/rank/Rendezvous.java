@@ -1,5 +1,9 @@
 package cctk.rank;
 
+import cctk.store.StoreAddresses;
+import cctk.store.StoreClient;
+import cctk.store.StoreServer;
+
 import cctk.CctkException;
 import cctk.EnvVar;
 import cctk.Environment;
@@ -42,7 +46,7 @@ public final class Rendezvous implements Store {
         String host = id.rendezvousHost();
         if (id.rank() == 0) {
             checkLocal(id, myHost);
-            server = StoreServer.start(id.rendezvousHost(), StoreAddresses.choose(id, StoreAddresses.SYSTEM),
+            server = StoreServer.start(id.rendezvousHost(), addresses(id, StoreAddresses.SYSTEM),
                     id.rendezvousPort(), id.worldSize(), secret, timeout, log);
             host = server.boundAddresses().get(0).getAddress().getHostAddress();
         }
@@ -71,7 +75,7 @@ public final class Rendezvous implements Store {
     }
 
     /** Where rank 0's store listens (empty on other ranks). */
-    List<InetSocketAddress> storeAddresses() {
+    public List<InetSocketAddress> storeAddresses() {
         return server == null ? List.of() : server.boundAddresses();
     }
 
@@ -167,5 +171,16 @@ public final class Rendezvous implements Store {
                 + id.rendezvousHost() + "' is not an address of this machine, so the other ranks would look for"
                 + " rank 0 elsewhere. Start the step with srun --distribution=block, or set "
                 + EnvVar.MASTER_ADDR + " to rank 0's node.");
+    }
+
+    /** The addresses to listen on for {@code id}'s rendezvous. */
+    private static java.util.List<java.net.InetAddress> addresses(final RankIdentity id,
+                                                              final StoreAddresses.Host host) {
+        final boolean listed = id.source() == RankIdentity.Source.SLURM
+                || id.source() == RankIdentity.Source.LAUNCHER;
+        final StoreAddresses.Layout layout = !listed ? StoreAddresses.Layout.UNKNOWN
+                : id.nodes().stream().distinct().count() > 1 ? StoreAddresses.Layout.NODES
+                : StoreAddresses.Layout.ONE_NODE;
+        return StoreAddresses.choose(id.rendezvousHost(), id.nodes(), layout, host);
     }
 }

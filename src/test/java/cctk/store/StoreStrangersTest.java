@@ -1,4 +1,4 @@
-package cctk.rank;
+package cctk.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

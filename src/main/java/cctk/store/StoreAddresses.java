@@ -1,4 +1,4 @@
-package cctk.rank;
+package cctk.store;
 
 import cctk.CctkException;
 import cctk.EnvVar;
@@ -38,10 +38,10 @@ import java.util.Set;
  * host is this machine before it starts the store).
  * <b>Note:</b> threadsafe (stateless).
  */
-final class StoreAddresses {
+public final class StoreAddresses {
 
     /** What the choice asks of the machine; the real one, or a stand-in in tests. */
-    interface Host {
+    public interface Host {
         InetAddress[] resolve(String name) throws UnknownHostException;
 
         boolean isLocal(InetAddress address);
@@ -51,7 +51,7 @@ final class StoreAddresses {
     }
 
     /** This machine. */
-    static final Host SYSTEM = new Host() {
+    public static final Host SYSTEM = new Host() {
         @Override
         public InetAddress[] resolve(final String name) throws UnknownHostException {
             return InetAddress.getAllByName(name);
@@ -84,7 +84,7 @@ final class StoreAddresses {
     }
 
     /** How the job's ranks are spread, as far as the launcher says. */
-    enum Layout {
+    public enum Layout {
         /** Every rank on this node. */
         ONE_NODE,
         /** Ranks on several nodes, named in the node list. */
@@ -93,16 +93,7 @@ final class StoreAddresses {
         UNKNOWN
     }
 
-    /** The addresses to listen on for {@code id}'s rendezvous. */
-    static List<InetAddress> choose(final RankIdentity id, final Host host) {
-        final boolean listed = id.source() == RankIdentity.Source.SLURM
-                || id.source() == RankIdentity.Source.LAUNCHER;
-        final Layout layout = !listed ? Layout.UNKNOWN
-                : id.nodes().stream().distinct().count() > 1 ? Layout.NODES : Layout.ONE_NODE;
-        return choose(id.rendezvousHost(), id.nodes(), layout, host);
-    }
-
-    static List<InetAddress> choose(final String rendezvousHost, final List<String> nodes, final Layout layout,
+    public static List<InetAddress> choose(final String rendezvousHost, final List<String> nodes, final Layout layout,
                                     final Host host) {
         final InetAddress[] resolved;
         try {

@@ -1,6 +1,6 @@
-package cctk.rank;
+package cctk.store;
 
-import cctk.rank.StoreFrame.Type;
+import cctk.store.StoreFrame.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package cctk.rank;
+package cctk.store;
 
 import java.io.BufferedReader;
 import java.io.FileInputStream;

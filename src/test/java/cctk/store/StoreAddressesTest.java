@@ -1,10 +1,12 @@
-package cctk.rank;
+package cctk.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CctkException;
-import cctk.rank.StoreAddresses.Layout;
+import cctk.rank.RankIdentity;
+import cctk.rank.Rendezvous;
+import cctk.store.StoreAddresses.Layout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;

@@ -1,9 +1,9 @@
-package cctk.rank;
+package cctk.store;
 
 import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.EnvVar;
-import cctk.rank.StoreFrame.Type;
+import cctk.store.StoreFrame.Type;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;

@@ -1,4 +1,4 @@
-package cctk.rank;
+package cctk.store;
 
 import cctk.comm.JobProof;
 import java.nio.ByteBuffer;

@@ -1,10 +1,10 @@
-package cctk.rank;
+package cctk.store;
 
 import cctk.CctkException;
 import cctk.IoErrors;
 import cctk.EnvVar;
 import cctk.comm.Handshaking;
-import cctk.rank.StoreFrame.Type;
+import cctk.store.StoreFrame.Type;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.ByteBuffer;
