@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
             + " a NIC of a node, a pair of nodes, or a rank that arrives late.",
             "Exit code: 0 healthy within the run's stated sensitivity, 1 a suspect (or the job ended without a"
             + " verdict), 2 bad input, 3 Slurm could not be reached or refused the job, 5 inconclusive (fewer than"
-            + " three nodes, figures too scattered to judge, or a node below the threshold inside the scatter)."},
+            + " three nodes, or figures too scattered to judge)."},
         footer = {"%nExamples:", "  cctk diagnose configs/diagnose-4node.yaml",
             "  cctk diagnose configs/perlmutter-4gpu.yaml -- -A m1234 --qos=debug"})
 final class DiagnoseCommand implements Callable<Integer> {

@@ -28,8 +28,7 @@ import picocli.CommandLine.Option;
             "2:bad input: a flag or a spec",
             "3:the environment failed: Slurm, NCCL, a peer, a port, memory",
             "4:an internal error in cctk (please report it)",
-            "5:a diagnosis could not tell: too few nodes, figures too scattered to judge, or a node below the"
-                + " threshold inside the scatter"},
+            "5:a diagnosis could not tell: too few nodes, or figures too scattered to judge"},
         footerHeading = "%nExamples:%n",
         footer = {
             "  cctk validate configs/*.yaml",

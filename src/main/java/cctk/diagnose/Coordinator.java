@@ -112,13 +112,12 @@ final class Coordinator {
         final DiagnosisFiles.Header header = new DiagnosisFiles.Header(settings.jobName(), started,
                 settings.diagnose().bytes(), settings.diagnose().threshold(), settings.diagnose().confirm(), seconds,
                 settings.nics());
-        final Sensitivity sense = Sensitivity.of(figures, findings, settings.diagnose().threshold());
-        final List<Path> files = DiagnosisFiles.write(settings.outputDir(), header, figures, findings, verdict, sense);
-        VerdictText.lines(header, figures, findings, verdict, sense).forEach(out::println);
+        final List<Path> files = DiagnosisFiles.write(settings.outputDir(), header, figures, findings, verdict);
+        VerdictText.lines(header, figures, findings, verdict).forEach(out::println);
         out.println("cctk diagnose: wrote " + String.join(", ", files.stream().map(Path::toString).toList()));
         out.println(page(files.get(files.size() - 1)));
         out.flush();
-        return switch (sense.status(verdict)) {
+        return switch (Sensitivity.of(figures, findings, settings.diagnose().threshold()).status(verdict)) {
             case "SUSPECT" -> ExitCode.FAILED;
             case "INCONCLUSIVE" -> ExitCode.INCONCLUSIVE;
             default -> ExitCode.OK;

@@ -8,7 +8,6 @@ import cctk.diagnose.verdict.Figures;
 import cctk.diagnose.verdict.Findings;
 import cctk.diagnose.verdict.Judge;
 import cctk.diagnose.verdict.Recheck;
-import cctk.diagnose.verdict.Sensitivity;
 import cctk.diagnose.verdict.Suspect;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,7 +53,7 @@ class DiagnosisPageTest {
         final List<Suspect> verdict = Judge.ordered(Judge.confirm(found, f, 0.8, true));
         final List<Path> files = DiagnosisFiles.write(dir.resolve("results"), new DiagnosisFiles.Header("unit",
                 LocalDateTime.of(2026, 1, 2, 3, 4, 5), 1 << 20, 0.8, true, 12.5, List.of("eth0", "eth1")), f, found,
-                verdict, Sensitivity.of(f, found, 0.8));
+                verdict);
         return files.get(files.size() - 1);
     }
 

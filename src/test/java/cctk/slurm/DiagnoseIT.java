@@ -141,8 +141,7 @@ class DiagnoseIT {
                 .map(s.outputDir()::resolve).findFirst().orElseThrow();
         runs.add(outcome(s.run(), json));
         // a clean cluster names nobody: healthy (exit 0), or, on a machine so busy that the nodes' figures scatter
-        // beyond what the threshold can judge, or that one node's fall below it by chance, inconclusive (exit 5, the
-        // job FAILED in Slurm's words), never a suspect
+        // beyond what the threshold can judge, inconclusive (exit 5, the job FAILED in Slurm's words), never a suspect
         assertThat(s.run().code()).as(s.run().out()).isEqualTo("OK".equals(runs.get(2).json().get("status")) ? 0 : 1);
         int unconfirmed = 0;
         int inconclusive = 0;
@@ -151,9 +150,7 @@ class DiagnoseIT {
             assertThat(o.json().get("status")).as(o.run().out()).isIn("OK", "INCONCLUSIVE");
             if ("INCONCLUSIVE".equals(o.json().get("status"))) {
                 inconclusive++;
-                // too scattered as a whole, or one node below the threshold yet inside the scatter: never "healthy"
-                assertThat(o.json().get("inconclusive")).asString().matches("too noisy.*|node[0-9]+ [a-z0-9]+ is at"
-                        + " [0-9.]+x the median of the pairs that do not touch it.*");
+                assertThat(o.json().get("inconclusive")).asString().startsWith("too noisy");
             } else {
                 assertThat(((Number) o.json().get("sensitivity")).doubleValue()).isBetween(0.4, 0.8);
             }

@@ -9,32 +9,22 @@ import java.util.Map;
 /**
  * Attribution, the part of {@link Judge} that decides what a slow figure is blamed on. A node or a pair is slow on
  * a mode when every operation there is slow (a bad NIC or cable slows send/recv and all-reduce alike; one slow
- * operation alone is noise), or, for a node, when nearly all its measurements there are below threshold × the
- * reference ({@link #signs}). A node is the node when it is slow on some NIC and below threshold × the reference on
- * every NIC (a NIC fault leaves the other NICs at their peers' speed; a slow host or a starved process slows them
- * all), or when nearly all its measurements on every mode are below it; else it is node+NIC on each slow NIC, and
- * slow only when striping the node again. A slow pair that neither of its nodes explains (by a node suspect, or a
- * node+NIC suspect on that NIC or on the striped mode) is the pair.
+ * operation alone is noise). A node slow on every NIC is the node, on some NICs node+NIC, only when striping the
+ * node again; a slow pair that neither of its nodes explains (by a node suspect, or a node+NIC suspect on that NIC
+ * or on the striped mode) is the pair.
  * <b>Note:</b> not threadsafe; one per judgement.
  */
 final class Attribution {
 
     private final Figures f;
     private final TestView[] views;
-    private final double threshold;
     private final int ops = Figures.PAIR_OPS.size();
     /** Per node: every mode it is blamed on (a node suspect: all of them). */
     private final boolean[][] explained;
 
-    /** Least share, in tenths, of a node's measurements below threshold × the reference that {@link #signs} needs. */
-    static final int SIGN_TENTHS = 9;
-    /** Fewest measurements {@link #signs} judges: two partners, both operations. */
-    static final int SIGN_MIN = 4;
-
-    Attribution(final Figures f, final TestView[] views, final double threshold) {
+    Attribution(final Figures f, final TestView[] views) {
         this.f = f;
         this.views = views;
-        this.threshold = threshold;
         this.explained = new boolean[f.nodes().size()][f.modes().size()];
     }
 
@@ -45,24 +35,19 @@ final class Attribution {
         final int fallback = modes.indexOf(Figures.DEFAULT_MODE);
         final List<Integer> slowNics = new ArrayList<>();
         int nics = 0;
-        int under = 0;
         for (int m = 0; m < modes.size(); m++) {
             if (m != striped && m != fallback) {
                 nics++;
-                if (slow(i, m)) {
+                if (!slowTests(i, m).isEmpty()) {
                     slowNics.add(m);
-                }
-                if (under(i, m)) {
-                    under++;
                 }
             }
         }
-        final boolean stripedSlow = striped >= 0 && slow(i, striped);
-        final boolean fallbackSlow = fallback >= 0 && slow(i, fallback);
-        final boolean everyNic = nics >= 2 && (!slowNics.isEmpty() && under == nics || signs(i, -1));
-        if (fallbackSlow || everyNic) {
+        final boolean stripedSlow = striped >= 0 && !slowTests(i, striped).isEmpty();
+        final boolean fallbackSlow = fallback >= 0 && !slowTests(i, fallback).isEmpty();
+        if (fallbackSlow || nics >= 2 && slowNics.size() == nics) {
             java.util.Arrays.fill(explained[i], true);
-            out.add(suspect(Suspect.Kind.NODE, i, fallbackSlow ? "network" : Judge.ALL_NICS, allTests(i)));
+            out.add(suspect(Suspect.Kind.NODE, i, fallbackSlow ? "network" : Judge.ALL_NICS, allModes(i)));
             return;
         }
         for (final int m : slowNics) {
@@ -70,76 +55,12 @@ final class Attribution {
             if (striped >= 0) {
                 explained[i][striped] = true;
             }
-            out.add(suspect(Suspect.Kind.NODE_NIC, i, modes.get(m), tests(i, m)));
+            out.add(suspect(Suspect.Kind.NODE_NIC, i, modes.get(m), slowTests(i, m)));
         }
         if (stripedSlow && slowNics.isEmpty()) {
             explained[i][striped] = true;
-            out.add(suspect(Suspect.Kind.NODE, i, Figures.STRIPED, tests(i, striped)));
+            out.add(suspect(Suspect.Kind.NODE, i, Figures.STRIPED, slowTests(i, striped)));
         }
-    }
-
-    /**
-     * Whether node {@code i} is slow on {@code mode}: below the limit of its peers' scatter on every operation, or
-     * below threshold × the reference on nearly every one of its measurements there ({@link #signs}).
-     */
-    boolean slow(final int i, final int mode) {
-        boolean all = true;
-        for (int op = 0; op < ops; op++) {
-            all &= views[Figures.test(mode, op)].slow[i];
-        }
-        return all || signs(i, mode);
-    }
-
-    /**
-     * The sign test: of node {@code i}'s measurements on {@code mode} (every mode: -1) with partners that are not
-     * suspect, at least {@link #SIGN_TENTHS} in ten are below threshold × the reference, and there are
-     * {@link #SIGN_MIN} or more. A healthy node's measurement is below threshold × the median less than half the
-     * time, so all of {@code k} are with a chance below 2^-k, nine in ten with one that falls as fast with k (a
-     * binomial sign test): scattered peers widen the limit of {@link Spread}, not this.
-     */
-    boolean signs(final int i, final int mode) {
-        int below = 0;
-        int all = 0;
-        for (final TestView v : views) {
-            if (mode < 0 || Figures.modeOf(v.test) == mode) {
-                below += v.below[i];
-                all += v.partners[i];
-            }
-        }
-        return all >= SIGN_MIN && 10 * below >= SIGN_TENTHS * all && under(i, mode);
-    }
-
-    /** Whether node {@code i} passes the sign test on some mode or on all of them together. */
-    boolean signed(final int i) {
-        for (int m = -1; m < f.modes().size(); m++) {
-            if (signs(i, m)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether node {@code i}'s figure is below threshold × the reference on every test of {@code mode} (-1: all). */
-    boolean under(final int i, final int mode) {
-        for (final TestView v : views) {
-            if ((mode < 0 || Figures.modeOf(v.test) == mode) && !(v.ratio(i) < threshold)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Node {@code i}'s lowest ratio to the reference, over the modes (the mean of its operations' ratios). */
-    double worst(final int i) {
-        double worst = Double.POSITIVE_INFINITY;
-        for (int m = 0; m < f.modes().size(); m++) {
-            double sum = 0;
-            for (int op = 0; op < ops; op++) {
-                sum += views[Figures.test(m, op)].ratio(i);
-            }
-            worst = Math.min(worst, sum / ops);
-        }
-        return worst;
     }
 
     /** Adds a pair suspect per pair and mode that is slow and that neither node explains. */
@@ -185,19 +106,23 @@ final class Attribution {
         return named;
     }
 
-    /** Node {@code i}'s evidence on every operation of {@code mode}. */
-    private List<Evidence> tests(final int i, final int mode) {
+    /** Node {@code i}'s evidence on {@code mode} when every operation is slow there, else none. */
+    private List<Evidence> slowTests(final int i, final int mode) {
         final List<Evidence> out = new ArrayList<>();
         for (int op = 0; op < ops; op++) {
-            out.add(views[Figures.test(mode, op)].node(f, i));
+            final TestView v = views[Figures.test(mode, op)];
+            if (!v.slow[i]) {
+                return List.of();
+            }
+            out.add(v.node(f, i));
         }
         return out;
     }
 
-    private List<Evidence> allTests(final int i) {
+    private List<Evidence> allModes(final int i) {
         final List<Evidence> out = new ArrayList<>();
         for (int m = 0; m < f.modes().size(); m++) {
-            out.addAll(tests(i, m));
+            out.addAll(slowTests(i, m));
         }
         return out;
     }

@@ -42,7 +42,7 @@ public final class DiagnosisFiles {
 
     /** Writes the five files; returns their paths (text first). */
     public static List<Path> write(final Path dir, final Header h, final Figures f, final Findings found,
-                                   final List<Suspect> verdict, final Sensitivity sense) {
+                                   final List<Suspect> verdict) {
         try {
             OwnerFiles.directory(dir);
             String stem = "diagnose_" + STAMP.format(h.started());
@@ -50,12 +50,12 @@ public final class DiagnosisFiles {
                 stem = "diagnose_" + STAMP.format(h.started()) + "-" + n;
             }
             final List<Path> out = new ArrayList<>();
-            out.add(place(dir.resolve(stem + ".txt"), String.join("\n", VerdictText.lines(h, f, found, verdict, sense))
+            out.add(place(dir.resolve(stem + ".txt"), String.join("\n", VerdictText.lines(h, f, found, verdict))
                     + "\n"));
             out.add(csv(dir.resolve(stem + "_nodes.csv"), w -> DiagnosisCsv.nodes(w, f, found, h.threshold())));
             out.add(csv(dir.resolve(stem + "_pairs.csv"), w -> DiagnosisCsv.pairs(w, f, found)));
             out.add(csv(dir.resolve(stem + "_ranks.csv"), w -> DiagnosisCsv.ranks(w, f)));
-            final Map<String, Object> doc = DiagnosisJson.document(h, f, found, verdict, sense);
+            final Map<String, Object> doc = DiagnosisJson.document(h, f, found, verdict);
             doc.put("files", Map.of("text", out.get(0).getFileName().toString(), "nodes",
                     out.get(1).getFileName().toString(), "pairs", out.get(2).getFileName().toString(), "ranks",
                     out.get(3).getFileName().toString()));

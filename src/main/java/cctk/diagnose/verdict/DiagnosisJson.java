@@ -19,7 +19,7 @@ final class DiagnosisJson {
     }
 
     static Map<String, Object> document(final DiagnosisFiles.Header h, final Figures f, final Findings found,
-                                        final List<Suspect> verdict, final Sensitivity sense) {
+                                        final List<Suspect> verdict) {
         final Map<String, Object> doc = DiagnosisFiles.map();
         doc.put("kind", KIND);
         doc.put("job", h.jobName());
@@ -43,6 +43,7 @@ final class DiagnosisJson {
         doc.put("references", refs);
         doc.put("intra_median_gbps", List.of(Numbers.significant(Judge.intra(f, 0, h.threshold()).median()),
                 Numbers.significant(Judge.intra(f, 1, h.threshold()).median())));
+        final Sensitivity sense = Sensitivity.of(f, found, h.threshold());
         doc.put("status", sense.status(verdict));
         doc.put("sensitivity", Numbers.significant(sense.ratio()));
         doc.put("inconclusive", sense.why());

@@ -10,11 +10,11 @@ import java.util.Map;
  * @param suspects       the suspects, in verdict order
  * @param rechecks       for each suspect (same index), the pairs and modes that would confirm it; empty for
  *                       suspects that the second pass of their phase confirms (nodes inside, ranks)
- * @param pairReference  per test, the median pair that touches no suspect node, GB/s
- * @param nodeReference  per test, the median figure of the nodes that are not suspect, GB/s
+ * @param pairReference  per test, the median pair that touches no slow node, GB/s
+ * @param nodeReference  per test, the median node figure, GB/s
  * @param notRepeated    suspects left without a repeat because there were more than a diagnosis repeats
- * @param nodeFigure     per test and node, the median of the node's pairs with partners that are not suspect, GB/s
- * @param slowPairs      per test and node, how many of its pairs are below threshold × {@code nodeReference}
+ * @param nodeFigure     per test and node, the median of the node's pairs, GB/s
+ * @param slowPairs      per test and node, how many of its pairs are below the threshold
  * @param measuredPairs  per test and node, how many of its pairs were measured
  */
 public record Findings(List<Suspect> suspects, List<List<Recheck>> rechecks, double[] pairReference,

@@ -8,29 +8,21 @@ import java.util.Map;
 
 /**
  * The rules that turn a diagnosis's figures into suspects. A figure below {@code threshold} × its peers' median, and
- * out of their scatter, is slow ({@link Spread}); a node or pair is slow on a mode when every operation is, and a node
- * also when nearly all its measurements there are below threshold × the median (a sign test, {@link Attribution}). Per
- * test (mode × operation) a node's figure is the median of its pairs with partners that are not suspect, and the
- * suspects are left out of every reference ({@link Culprits}, {@link TestView}), so a slow node drags neither its
- * partners nor the median it is held against. Then, per node: slow on some NIC and below the threshold on every NIC
- * (or on the only mode of a spec without NICs) names the <em>node</em>; slow on some NICs names <em>node+NIC</em>
- * for each; slow only when striping names the node too; node+NIC suspects of a node that is also slow among its own
- * ranks, or has a late rank, confirmed, become the node ({@link #HOST}). A node or node+NIC suspect explains all
- * its pairs on those modes, so they are not named again; a slow pair that neither node explains names the
- * <em>pair</em> on that mode. Inside a node (its ranks alone) and rank arrival skew are judged per pass.
- * {@link #confirm} keeps a suspect only when a repeat is slow again.
+ * out of their scatter, is slow ({@link Spread}); a node or pair is slow on a mode when every operation is. Per test
+ * (mode × operation) a node's figure is the median of its pairs, so one bad node does not make its partners look bad
+ * ({@link TestView}). Then, per node: slow on every NIC (or on the only mode of a spec without NICs) names the
+ * <em>node</em>; slow on some NICs names <em>node+NIC</em> for each; slow only when striping names the node too. A
+ * node or node+NIC suspect explains all its pairs on those modes, so they are not named again; a slow pair that
+ * neither node explains names the <em>pair</em> on that mode. Inside a node (its ranks alone) and rank arrival skew
+ * are judged per pass. {@link #confirm} keeps a suspect only when a repeat is slow again.
  * <b>Note:</b> threadsafe (no state).
  */
 public final class Judge {
 
     /** Where a node suspect slow among its own ranks is. */
     static final String INTRA = "intra-node";
-    /** Where a node suspect slow on a NIC and among its own ranks (or with a late rank) is. */
-    static final String HOST = "host";
     /** Where a node suspect slow on every NIC is. */
     static final String ALL_NICS = "all NICs";
-    /** How far apart, as a factor, the NICs of a node slow alike may be. */
-    static final double ALIKE = 2.5;
     /** Partners a node suspect is measured again with, per mode. */
     static final int RECHECK_PARTNERS = 2;
 
@@ -40,10 +32,14 @@ public final class Judge {
     /** The first look: suspects and what would confirm them. */
     public static Findings tentative(final Figures f, final double threshold) {
         final int n = f.nodes().size();
-        final TestView[] views = Culprits.views(f, threshold);
+        final TestView[] views = new TestView[f.tests()];
+        final double[][] byNode = new double[n][Math.max(1, Math.min(n - 1, 2 * TestView.NODE_SAMPLE + 2))];
+        for (int t = 0; t < views.length; t++) {
+            views[t] = new TestView(f, t, threshold, byNode);
+        }
         final List<Suspect> suspects = new ArrayList<>();
         final List<List<Recheck>> rechecks = new ArrayList<>();
-        final Attribution blame = new Attribution(f, views, threshold);
+        final Attribution blame = new Attribution(f, views);
         for (int i = 0; i < n; i++) {
             blame.node(i, suspects);
         }
@@ -91,33 +87,6 @@ public final class Judge {
         return new Findings(suspects, rechecks, pairRef, nodeRef, notRepeated, nodeFigure, slowPairs, measured);
     }
 
-    /**
-     * A node named on some NICs that is also slow among its own ranks, or has a rank that arrives late, both
-     * confirmed, is its host: no NIC is in its ranks' all-reduce nor in their arrival, so what slows those (a starved
-     * or throttled process) slows its NICs too. Its node+NIC suspects become one node suspect ({@link #HOST}),
-     * confirmed when one of them is, in place.
-     */
-    private static void host(final List<Suspect> verdict) {
-        final java.util.Set<Integer> inside = new java.util.HashSet<>();
-        for (final Suspect s : verdict) {
-            if (s.confirmed() && (s.kind() == Suspect.Kind.RANK || INTRA.equals(s.where()))) {
-                inside.add(s.node());
-            }
-        }
-        final Map<Integer, List<Suspect>> nics = new LinkedHashMap<>();
-        verdict.removeIf(s -> s.kind() == Suspect.Kind.NODE_NIC && inside.contains(s.node())
-                && nics.computeIfAbsent(s.node(), k -> new ArrayList<>()).add(s));
-        final List<Suspect> hosts = new ArrayList<>();
-        nics.forEach((node, merged) -> {
-            final List<Evidence> ev = new ArrayList<>();
-            merged.forEach(s -> ev.addAll(s.evidence()));
-            ev.sort(Comparator.comparingDouble(Evidence::ratio));
-            hosts.add(new Suspect(Suspect.Kind.NODE, node, -1, -1, HOST, ev,
-                    merged.stream().anyMatch(Suspect::confirmed)));
-        });
-        verdict.addAll(0, hosts);
-    }
-
     /** The spread of every node's intra-node figure in pass {@code pass} (0 or 1). */
     public static Spread intra(final Figures f, final int pass, final double threshold) {
         final double[] row = new double[f.nodes().size()];
@@ -134,9 +103,7 @@ public final class Judge {
 
     /**
      * The verdict: a suspect is confirmed when, on one of its modes, every operation is slow again on repeat (a
-     * node's inside and a rank: when the second pass is slow again). A repeat is slow again below threshold × the
-     * first look's reference (or its limit, where that is higher): the first look stood out of its peers' scatter,
-     * the repeat asks whether it is still below the threshold or back with its peers, as a transient is.
+     * node's inside and a rank: when the second pass is slow again).
      */
     public static List<Suspect> confirm(final Findings found, final Figures f, final double threshold,
                                         final boolean repeat) {
@@ -159,15 +126,13 @@ public final class Judge {
                 out.add(s.withRepeat(again, heldModes(again, f).containsValue(true)));
             }
         }
-        host(out);
         return out;
     }
 
     /**
-     * A node slow on every NIC at first look stays the node if every NIC is slow again, or if some NIC is and at
-     * first look the NICs were slow alike (within {@link #ALIKE} of each other: a host or a starved process slows
-     * every NIC alike, a NIC fault slows one); else the NICs slow again become node+NIC suspects of their own, the
-     * others are left unconfirmed, so one noisy NIC never turns a node+NIC suspect into a node suspect.
+     * A node slow on every NIC at first look stays the node only if every NIC is slow again; the NICs that are
+     * become node+NIC suspects of their own, the others are left unconfirmed, so one noisy NIC never turns a
+     * node+NIC suspect into a node suspect.
      */
     private static List<Suspect> splitByNic(final Suspect s, final List<Evidence> again, final Figures f) {
         final Map<Integer, List<Evidence>> byMode = byMode(again, f);
@@ -183,7 +148,7 @@ public final class Judge {
                 }
             }
         }
-        if (held.size() == nics.size() || !held.isEmpty() && alike(byMode, nics)) {
+        if (held.size() == nics.size()) {
             return List.of(s.withRepeat(again, true));
         }
         final List<Suspect> out = new ArrayList<>();
@@ -197,19 +162,6 @@ public final class Judge {
             }
         }
         return out;
-    }
-
-    /** Whether the first-look ratios of the NICs (each the mean over its operations) are within {@link #ALIKE}. */
-    private static boolean alike(final Map<Integer, List<Evidence>> byMode, final List<Integer> nics) {
-        double lo = Double.POSITIVE_INFINITY;
-        double hi = 0;
-        for (final int m : nics) {
-            final List<Evidence> ev = byMode.getOrDefault(m, List.of());
-            final double mean = ev.stream().mapToDouble(Evidence::ratio).average().orElse(Double.NaN);
-            lo = Math.min(lo, mean);
-            hi = Math.max(hi, mean);
-        }
-        return lo > 0 && hi <= ALIKE * lo;
     }
 
     private static Map<Integer, List<Evidence>> byMode(final List<Evidence> evidence, final Figures f) {
@@ -259,7 +211,7 @@ public final class Judge {
             }
         }
         final double again = Medians.of(values, n);
-        return e.repeated(again, e.peers(), again < Math.max(e.limit(), threshold * e.peers()));
+        return e.repeated(again, e.peers(), again < e.limit());
     }
 
     /** Each pass's noise floor of arrival skew. */

@@ -29,49 +29,9 @@ public record Spread(double median, double mad, double limit) {
         for (int i = 0; i < k; i++) {
             work[i] = Math.abs(work[i] - median);
         }
-        return of(median, Medians.ofScratch(work, k), threshold);
-    }
-
-    /** The spread of a median and MAD at {@code threshold}. */
-    static Spread of(final double median, final double mad, final double threshold) {
-        return new Spread(median, mad, Math.min(threshold * median, Math.max(median - NOISE * mad,
-                threshold * median / 4)));
-    }
-
-    /**
-     * This spread with its MAD at least {@code relative} × its median: where a test has few peers, their MAD is
-     * itself noise (three healthy pairs, two close by chance), and the scatter every test of the run shows is the
-     * better estimate.
-     */
-    Spread atLeast(final double relative, final double threshold) {
-        return relative * median > mad ? of(median, relative * median, threshold) : this;
-    }
-
-    /**
-     * The scatter of several tests' figures at once, relative: the MAD of every figure divided by its own test's
-     * median ({@code samples[t]} against {@code medians[t]}); NaN when there are none. Of a test with an odd count
-     * the median itself is left out: its deviation is zero by construction, and with three peers that is a third of
-     * them, which would make the scatter look smaller than it is.
-     */
-    static double pooled(final double[][] samples, final double[] medians) {
-        int total = 0;
-        for (final double[] s : samples) {
-            total += s.length;
-        }
-        final double[] ratios = new double[total];
-        int k = 0;
-        for (int t = 0; t < samples.length; t++) {
-            boolean skip = samples[t].length % 2 == 1;
-            for (final double v : samples[t]) {
-                if (skip && v == medians[t]) {
-                    skip = false;
-                } else {
-                    ratios[k++] = medians[t] > 0 ? v / medians[t] : Double.NaN;
-                }
-            }
-        }
-        final Spread all = of(ratios, k, 1);
-        return all.median() > 0 ? all.mad() / all.median() : Double.NaN;
+        final double mad = Medians.ofScratch(work, k);
+        final double limit = Math.min(threshold * median, Math.max(median - NOISE * mad, threshold * median / 4));
+        return new Spread(median, mad, limit);
     }
 
     /** The spread of the finite values of {@code values} (not changed). */

@@ -16,15 +16,14 @@ public final class VerdictText {
 
     /** The lines, without line ends. */
     public static List<String> lines(final DiagnosisFiles.Header h, final Figures f, final Findings found,
-                                     final List<Suspect> verdict, final Sensitivity sense) {
+                                     final List<Suspect> verdict) {
         final List<String> out = new ArrayList<>();
         out.add("# cctk diagnose " + h.jobName() + ": " + f.nodes().size() + " node(s); modes "
                 + String.join(", ", f.modes()) + "; message " + Numbers.size(h.bytes()) + "; suspect below "
                 + h.threshold() + " x the peers' median" + (h.confirm() ? ", confirmed by a repeat" : "") + "; took "
                 + Numbers.fit(h.seconds(), 8, 1).trim() + " s");
-        // one name, one figure: "peers' median" is what a node is held against (the median over the nodes that
-        // are not suspect of each one's median pair with partners that are not suspect), "pairs' median" what a
-        // pair is held against (the median pair touching no suspect)
+        // one name, one figure: "peers' median" is what a node is held against (the median over nodes of each
+        // node's median pair), "pairs' median" what a pair is held against (the median pair touching no slow node)
         final StringBuilder refs = new StringBuilder("# peers' median busbw (GB/s), what a node is held against:");
         for (int t = 0; t < f.tests(); t++) {
             refs.append(t == 0 ? " " : " | ").append(f.testName(t)).append(' ').append(gbps(found.nodeReference()[t]));
@@ -63,6 +62,7 @@ public final class VerdictText {
         if (found.notRepeated() > 0) {
             out.add("# " + found.notRepeated() + " suspect(s) were not measured again: more than a diagnosis repeats");
         }
+        final Sensitivity sense = Sensitivity.of(f, found, h.threshold());
         out.add(confirmed > 0 ? "verdict: " + confirmed + " suspect(s): " + String.join("; ", names)
                 : !sense.conclusive() ? "verdict: no suspect, but inconclusive: " + sense.why()
                 : "verdict: no suspect: healthy within this run's sensitivity (a node at "
@@ -77,11 +77,8 @@ public final class VerdictText {
             case NODE -> Judge.INTRA.equals(s.where())
                     ? "drain " + node + " and check its CPUs and memory (slow among its own ranks, no NIC involved:"
                     + " throttling, a busy core, another job)"
-                    : Judge.HOST.equals(s.where())
-                    ? "drain " + node + " and look at what runs on its CPUs (a starved or throttled process, the ranks'"
-                    + " CPU binding): it is slow on a NIC and among its own ranks too, so its host, not the NIC"
-                    : "drain " + node + " and check its host side (PCIe, NUMA placement, CPU frequency, the driver,"
-                    + " a starved process): it is slow on every NIC";
+                    : "drain " + node + " and check its host side (PCIe, NUMA placement, CPU frequency, the driver):"
+                    + " it is slow on every NIC";
             case NODE_NIC -> "check the cable, the switch port and the link speed of " + s.where() + " on " + node
                     + " (e.g. ethtool " + s.where() + ", ibstat), then rerun cctk diagnose";
             case PAIR -> "check the route between " + node + " and " + nodes.get(s.peer()) + " on " + s.where()

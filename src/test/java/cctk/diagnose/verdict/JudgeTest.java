@@ -182,21 +182,6 @@ class JudgeTest {
     }
 
     @Test
-    void theRunsScatterLeavesOutEachOddTestsOwnMedian() {
-        // three peers 1, 2, 2.2: the median's zero deviation would make the MAD 0.1 of the median; without it the
-        // ratios are 0.5 and 1.1, their median 0.8 and their MAD 0.3
-        assertThat(Spread.pooled(new double[][] {{1, 2, 2.2}}, new double[] {2})).isCloseTo(0.375,
-                org.assertj.core.data.Offset.offset(1e-9));
-        // an even test keeps all: ratios 0.5, 1.5 of the one, 0.9, 1.1 of the other (median 1, MAD 0.3)
-        assertThat(Spread.pooled(new double[][] {{1, 3}, {9, 11}}, new double[] {2, 10})).isCloseTo(0.3,
-                org.assertj.core.data.Offset.offset(1e-9));
-        final Spread tight = Spread.of(new double[] {1.0, 1.01, 0.99}, 0.8);
-        assertThat(tight.limit()).isEqualTo(0.8, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(tight.atLeast(0.2, 0.8).limit()).as("3 x 0.2 below the median").isCloseTo(0.4,
-                org.assertj.core.data.Offset.offset(1e-9));
-    }
-
-    @Test
     void recheckRoundsKeepNodesDisjointAndReadBack() {
         final List<Recheck> r = List.of(new Recheck(0, 1, 0), new Recheck(0, 1, 1), new Recheck(1, 2, 0),
                 new Recheck(2, 3, 1), new Recheck(0, 3, 0));

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Issue 27's benchmark: `cctk diagnose` (the product, as a user runs it) on the local four-node, two-NIC cluster of
+# network namespaces (scripts/slurm-local.sh start netns with CCTK_SLURM_NODES=4; root), RUNS runs per faulty case
+# and 2 x RUNS clean runs, the cases interleaved run by run so that a drift of the machine touches them alike:
+#   clean  nothing changed                                     want: no suspect (healthy or inconclusive)
+#   nic    node3 eth0 at 300 Mbit/s (tc-tbf(8))                want: node+NIC node3 eth0
+#   node   node3 eth0 and eth1 at 300 Mbit/s                   want: node node3
+#   half   node2 eth0 at half the clean eth0 pairs' rate       want: node2 eth0 found, or inconclusive; never healthy
+#          (the rate measured by the first clean run: its eth0 sendrecv peers' median)
+#   rank   rank 4 (node3's first task) capped at 10 % of a CPU want: a rank or node3, never a NIC
+#          by a cgroup CPU quota from its first second on
+# Prints one line per run (case, verdict, exit, wall seconds) and a table: runs, verdicts, goal met, median wall.
+#
+# usage: bench/diagnose-cases.sh [RUNS]     env: JAR=target/cctk.jar OUT=dir SPEC=configs/diagnose-4node.yaml
+#                                                CASES="clean nic node half rank" CPU_PCT=10 SLOW=300mbit
+# On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/diagnose-cases.sh 6
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+RUNS=${1:-6}
+CASES=${CASES:-"clean nic node half rank"}
+CPU_PCT=${CPU_PCT:-10}
+SLOW=${SLOW:-300mbit}
+SPEC=${SPEC:-$ROOT/configs/diagnose-4node.yaml}
+JAR=${JAR:-$ROOT/target/cctk.jar}
+OUT=${OUT:-$ROOT/target/bench-results/diagnose-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$OUT/runs"
+OUT=$(cd "$OUT" && pwd)
+[ "$(id -u)" = 0 ] || { echo "not measured: needs root (tc in the nodes' namespaces, a cgroup)" >&2; exit 2; }
+for n in node1 node2 node3 node4; do
+  ip netns exec "$n" true 2>/dev/null || { echo "not measured: no namespace $n (CCTK_SLURM_NODES=4 bash" \
+    "scripts/slurm-local.sh start netns)" >&2; exit 2; }
+done
+[ -f "$JAR" ] || { echo "no jar at $JAR (mvn -q -DskipTests package, or set JAR)" >&2; exit 2; }
+cp "$JAR" "$OUT/cctk.jar"
+JAVA=$(command -v java)
+
+CG=""
+cgroup_make() {  # a CPU-quota cgroup of CPU_PCT % of one CPU: v2 (cpu.max) or v1 (cfs quota)
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    CG=/sys/fs/cgroup/cctk-bench-slow
+    echo +cpu > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+    mkdir -p "$CG" && echo "$((CPU_PCT * 1000)) 100000" > "$CG/cpu.max"
+  elif [ -d /sys/fs/cgroup/cpu ]; then
+    CG=/sys/fs/cgroup/cpu/cctk-bench-slow
+    mkdir -p "$CG" && echo 100000 > "$CG/cpu.cfs_period_us" && echo "$((CPU_PCT * 1000))" > "$CG/cpu.cfs_quota_us"
+  else
+    echo "not measured: rank: no cgroup CPU controller" >&2
+  fi
+}
+
+cap_rank() {  # JOBNAME RANK: moves that rank's process into the quota cgroup as soon as it exists (60 s at most)
+  local name=$1 rank=$2 pid env
+  for _ in $(seq 1 1200); do
+    for pid in $(pgrep -f "cctk.jar rank" || true); do
+      env=$(tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null || true)
+      if grep -qx "SLURM_JOB_NAME=$name" <<< "$env" && grep -qx "SLURM_PROCID=$rank" <<< "$env"; then
+        echo "$pid" > "$CG/cgroup.procs" && echo "capped rank $rank (pid $pid) at $CPU_PCT %" >> "$OUT/capped.txt"
+        return 0
+      fi
+    done
+    sleep 0.05
+  done
+  echo "rank $rank of $name never started" >> "$OUT/capped.txt"
+}
+
+tbf() {  # NODE NIC RATE
+  ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "$3" burst 256kb latency 100ms
+}
+
+heal() {
+  local n d
+  for n in node1 node2 node3 node4; do
+    for d in eth0 eth1; do ip netns exec "$n" tc qdisc del dev "$d" root 2>/dev/null || true; done
+  done
+}
+trap heal EXIT
+heal
+
+HALF=""
+run_one() {  # CASE I
+  local c=$1 i=$2 name="dg-$1-$2" dir="$OUT/runs/$1-$2" t0 t1 rc=0 watcher=""
+  mkdir -p "$dir"
+  printf 'extends: %s\njob:\n  name: %s\n  output_dir: %s\n' "$SPEC" "$name" "$dir/out" > "$dir/spec.yaml"
+  case $c in
+    nic) tbf node3 eth0 "$SLOW" ;;
+    node) tbf node3 eth0 "$SLOW"; tbf node3 eth1 "$SLOW" ;;
+    half) tbf node2 eth0 "$HALF" ;;
+    rank) cap_rank "$name" 4 & watcher=$! ;;
+  esac
+  t0=$(date +%s.%N)
+  "$JAVA" -jar "$OUT/cctk.jar" diagnose "$dir/spec.yaml" > "$dir/diagnose.log" 2>&1 || rc=$?
+  t1=$(date +%s.%N)
+  [ -n "$watcher" ] && { kill "$watcher" 2>/dev/null || true; wait "$watcher" 2>/dev/null || true; }
+  heal
+  local json
+  json=$(sed -n 's/^cctk diagnose: verdict in //p' "$dir/diagnose.log" | head -1)
+  python3 - "$c" "$i" "$rc" "$(awk "BEGIN { print $t1 - $t0 }")" "${json:-none}" "$dir" >> "$OUT/runs.tsv" <<'EOF'
+import json, sys
+case, i, rc, wall, path, d = sys.argv[1:]
+try:
+    doc = json.load(open(path))
+except Exception:
+    print("\t".join([case, i, rc, wall, "NO VERDICT", "-", "no", d]))
+    sys.exit()
+status = doc.get("status")
+confirmed = [f"{s['kind']} {s['subject']}" for s in doc.get("suspects", []) if s.get("confirmed")]
+named = "; ".join(confirmed) if confirmed else "-"
+nic_named = any(s.startswith("node+NIC") or s.startswith("pair") for s in confirmed)
+if case == "clean":
+    ok = not confirmed and status in ("OK", "INCONCLUSIVE")
+elif case == "nic":
+    ok = confirmed == ["node+NIC node3 eth0"]
+elif case == "node":
+    ok = confirmed == ["node node3"]
+elif case == "half":
+    ok = status != "OK" and all(s == "node+NIC node2 eth0" for s in confirmed) and (confirmed or status == "INCONCLUSIVE")
+else:
+    ok = bool(confirmed) and not nic_named and all("node3" in s or s.startswith("rank") for s in confirmed)
+print("\t".join([case, i, rc, wall, status, named, "yes" if ok else "no", d]))
+EOF
+  tail -1 "$OUT/runs.tsv" | cut -f1-7
+}
+
+echo "cctk diagnose cases: $RUNS runs each ($((2 * RUNS)) clean), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)," \
+  "jar $(sha256sum "$JAR" | cut -c1-12), $(date -u +%FT%TZ)" | tee "$OUT/header.txt"
+: > "$OUT/runs.tsv"
+[[ " $CASES " == *" rank "* ]] && cgroup_make
+run_one clean 0
+HALF=$(python3 - "$OUT/runs/clean-0" <<'EOF'
+import glob, json, sys
+doc = json.load(open(glob.glob(sys.argv[1] + "/out/diagnose_*.json")[0]))
+ref = next(r["pair_median_gbps"] for r in doc["references"] if r["test"] == "eth0 sendrecv")
+print(f"{max(ref * 8e3 / 2, 10):.0f}mbit")
+EOF
+)
+echo "half speed: node2 eth0 at $HALF (half of the first clean run's eth0 sendrecv median)" | tee -a "$OUT/header.txt"
+for i in $(seq 1 "$RUNS"); do
+  for c in $CASES; do
+    run_one "$c" "$i"
+    [ "$c" = clean ] && run_one clean "$((RUNS + i))"
+  done
+done
+[ -n "$CG" ] && rmdir "$CG" 2>/dev/null || true
+python3 - "$OUT/runs.tsv" <<'EOF' | tee "$OUT/table.md"
+import collections, statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+by = collections.OrderedDict()
+for r in rows:
+    if r[1] == "0":
+        continue  # the run that measured the half-speed rate
+    by.setdefault(r[0], []).append(r)
+print("| case | runs | verdicts (status: confirmed suspects) | goal met | median wall (s) |")
+print("|---|---|---|---|---|")
+for case, rs in by.items():
+    verdicts = collections.Counter(f"{r[4]}: {r[5]}" for r in rs)
+    met = sum(r[6] == "yes" for r in rs)
+    wall = statistics.median(float(r[3]) for r in rs)
+    print(f"| {case} | {len(rs)} | " + "; ".join(f"{v} x{n}" for v, n in verdicts.most_common())
+          + f" | {met} of {len(rs)} | {wall:.1f} |")
+EOF
