@@ -10,6 +10,7 @@
 #   rank   rank 4 (node3's first task) capped at 10 % of a CPU want: a rank or node3, never a NIC
 #          by a cgroup CPU quota from its first second on
 # Prints one line per run (case, verdict, exit, wall seconds) and a table: runs, verdicts, goal met, median wall.
+# Every rank runs the copy of JAR this script makes (the spec's cluster.jar), so a rebuild meanwhile changes nothing.
 #
 # usage: bench/diagnose-cases.sh [RUNS]     env: JAR=target/cctk.jar OUT=dir SPEC=configs/diagnose-4node.yaml
 #                                                CASES="clean nic node half rank" CPU_PCT=10 SLOW=300mbit
@@ -80,7 +81,8 @@ HALF=""
 run_one() {  # CASE I
   local c=$1 i=$2 name="dg-$1-$2" dir="$OUT/runs/$1-$2" t0 t1 rc=0 watcher=""
   mkdir -p "$dir"
-  printf 'extends: %s\njob:\n  name: %s\n  output_dir: %s\n' "$SPEC" "$name" "$dir/out" > "$dir/spec.yaml"
+  printf 'extends: %s\ncluster:\n  jar: %s\njob:\n  name: %s\n  output_dir: %s\n' "$SPEC" "$OUT/cctk.jar" "$name" \
+    "$dir/out" > "$dir/spec.yaml"
   case $c in
     nic) tbf node3 eth0 "$SLOW" ;;
     node) tbf node3 eth0 "$SLOW"; tbf node3 eth1 "$SLOW" ;;
