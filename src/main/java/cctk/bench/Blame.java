@@ -178,10 +178,11 @@ final class Blame {
      * A rank's error led by what its rendezvous store knew first: the rank that left the store without a goodbye
      * ({@code departed}, -1: none) died before this rank's own fault, unless this rank saw that very rank die itself
      * ({@code faults}). So a rank that lost a peer which only ended because another crashed (the other node's
-     * leader; the ring neighbour of a killed rank 0) names the crashed one first, in its cause file too. The store's
-     * {@code notice} is kept after the error.
+     * leader; the ring neighbour of a killed rank 0) names the crashed one first, in its cause file too, after its
+     * own name ({@code rank 2: rank 0 died first: ...}, so a line still starts with the rank that wrote it). The
+     * store's {@code notice} is kept after the error.
      */
-    static String withStoreNotice(final String error, final List<PeerFault> faults, final String notice,
+    static String withStoreNotice(final int me, final String error, final List<PeerFault> faults, final String notice,
                                   final int departed) {
         if (notice == null || error.contains(notice)) {
             return error;
@@ -192,8 +193,8 @@ final class Blame {
         if (faults.stream().anyMatch(f -> !f.kind().waitedOn() && f.peer() == departed)) {
             return error; // it saw that rank die itself
         }
-        return "rank " + departed + " died first: it left the rendezvous store without a goodbye. After it: " + error
-            + " The rendezvous store reported before: " + notice;
+        return "rank " + me + ": rank " + departed + " died first: it left the rendezvous store without a goodbye."
+            + " After it, " + error + " The rendezvous store reported before: " + notice;
     }
 
     private static void addNic(final Set<String> nics, final Set<String> down, final String nic, final String host) {

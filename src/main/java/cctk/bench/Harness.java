@@ -180,7 +180,8 @@ public final class Harness {
             // rank lost may only have ended after it
             final int departed = store.departed();
             final Diagnosis mine = Diagnosis.of(e, departed, e.getMessage() == null ? e.toString() : e.getMessage());
-            final String error = Blame.withStoreNotice(mine.text(), mine.faults(), store.failure(), departed);
+            final String error = Blame.withStoreNotice(comm.rank(), mine.text(), mine.faults(), store.failure(),
+                departed);
             endByFault(Diagnosis.of(e, departed, error), at, e instanceof CctkException ce ? ce.exitCode()
                 : ExitCode.INTERNAL);
             if (e instanceof CctkException ce && at != null) {
@@ -305,8 +306,8 @@ public final class Harness {
         // Slurm ends a step whose task crashed (--kill-on-bad-exit): then the store's notice, already there when the
         // signal comes, names the crashed rank, which ranks that never talk to it directly did not see
         final String notice = store.failure();
-        final Diagnosis mine = Diagnosis.stopped(store.departed(), Blame.withStoreNotice(Blame.STOPPED + cause,
-            List.of(), notice, store.departed()));
+        final Diagnosis mine = Diagnosis.stopped(store.departed(), Blame.withStoreNotice(comm.rank(),
+            Blame.STOPPED + cause, List.of(), notice, store.departed()));
         if (notice != null) {
             progress.println("cctk: rank " + comm.rank() + ": stopped by a signal; " + notice);
             progress.flush();

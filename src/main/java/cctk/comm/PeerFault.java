@@ -2,7 +2,6 @@ package cctk.comm;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntFunction;
 
 /**
  * One peer a rank found at fault, as a value: which rank, what it did (died, did not send, did not read, could not
@@ -11,7 +10,8 @@ import java.util.function.IntFunction;
  * {@link #encode} writes, and judged there by the sweep's blame; words are made from it only in {@link #words}.
  * <b>Note:</b> threadsafe (immutable).
  *
- * @param peer   the rank at fault
+ * @param peer   the rank at fault: its rank in the job once {@link PeerFailure} made it (a communicator of a
+ *               subgroup numbers its members from 0)
  * @param kind   what it did
  * @param nic    the interface of the link to it, or null (shared memory, or not known)
  * @param downOn the host on which that interface was down, or null when it was up
@@ -55,9 +55,14 @@ public record PeerFault(int peer, Kind kind, String nic, String downOn, String d
         return new PeerFault(peer, reading ? Kind.NOT_READING : Kind.NOT_SENDING, nic, downOn, detail);
     }
 
-    /** {@code rank 2 (not sending) over eth1 (DOWN on host node2)}, the peer named by {@code label}. */
-    public String words(final IntFunction<String> label) {
-        final StringBuilder sb = new StringBuilder(label.apply(peer)).append(' ').append(kind.words);
+    /** This fault of the member a communicator numbers {@code peer}, as rank {@code worldRank} of the job. */
+    public PeerFault atRank(final int worldRank) {
+        return new PeerFault(worldRank, kind, nic, downOn, detail);
+    }
+
+    /** {@code rank 2 (not sending) over eth1 (DOWN on host node2)}. */
+    public String words() {
+        final StringBuilder sb = new StringBuilder("rank ").append(peer).append(' ').append(kind.words);
         if (nic != null) {
             sb.append(" over ").append(nic);
             if (downOn != null) {

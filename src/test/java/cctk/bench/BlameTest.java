@@ -102,10 +102,10 @@ class BlameTest {
         // rank 2's TCP links when rank 2 ended, after the store had reported rank 3 gone without a goodbye
         final String notice = "rank 3 (host node2) disconnected from the rendezvous store: it exited or crashed.";
         final List<PeerFault> leader = List.of(new PeerFault(2, Kind.DIED, "eth0", null, null));
-        final String mine = Blame.withStoreNotice("rank 0: rank 2 (10.10.1.2:4000) over eth0 closed the connection"
+        final String mine = Blame.withStoreNotice(0, "rank 0: rank 2 (10.10.1.2:4000) over eth0 closed the connection"
             + " during all_reduce; rank 2 probably died. The job cannot continue.", leader, notice, 3);
-        assertThat(mine).startsWith("rank 3 died first: it left the rendezvous store without a goodbye. After it:"
-            + " rank 0: rank 2").endsWith(" The rendezvous store reported before: " + notice);
+        assertThat(mine).startsWith("rank 0: rank 3 died first: it left the rendezvous store without a goodbye. After"
+            + " it, rank 0: rank 2").endsWith(" The rendezvous store reported before: " + notice);
         assertThat(Blame.of(4, Map.of(0, new Diagnosis(false, Double.NaN, leader, 3, mine)), AT, mine))
             .isEqualTo("rank 3 died (its connections closed) during " + AT);
         // without the store's notice the leader is all rank 0 saw
@@ -118,7 +118,8 @@ class BlameTest {
         // srun --kill-on-bad-exit: SIGTERM reached rank 0 before any peer's diagnosis, after the store's notice
         final String notice = "rank 3 (host node2) disconnected from the rendezvous store: it exited or crashed.";
         final String cause = "cancelled: SIGTERM (scancel, or Slurm ending the job or step)";
-        final Diagnosis mine = Diagnosis.stopped(3, Blame.withStoreNotice(Blame.STOPPED + cause, List.of(), notice, 3));
+        final Diagnosis mine = Diagnosis.stopped(3, Blame.withStoreNotice(0, Blame.STOPPED + cause, List.of(),
+            notice, 3));
         assertThat(Blame.of(4, Map.of(0, mine), AT, cause)).isEqualTo("rank 3 died (its connections closed) during "
             + AT);
         // a signal with no crashed rank keeps its cause
@@ -129,22 +130,22 @@ class BlameTest {
     @Test
     void theStoreNoticeIsAddedOnlyWhereItTellsMore() {
         final String notice = "rank 1 (host node1) disconnected from the rendezvous store: it exited or crashed.";
-        assertThat(Blame.withStoreNotice("x", List.of(), null, -1)).isEqualTo("x");
-        assertThat(Blame.withStoreNotice(notice, List.of(), notice, 1)).isEqualTo(notice);
+        assertThat(Blame.withStoreNotice(0, "x", List.of(), null, -1)).isEqualTo("x");
+        assertThat(Blame.withStoreNotice(0, notice, List.of(), notice, 1)).isEqualTo(notice);
         final String saw = "rank 0: rank 1 (process 42) is gone during reduce of 4096 bytes of float32 in shared"
             + " memory; rank 1 probably died. The job cannot continue.";
-        assertThat(Blame.withStoreNotice(saw, List.of(new PeerFault(1, Kind.DIED, null, null, null)), notice, 1))
+        assertThat(Blame.withStoreNotice(0, saw, List.of(new PeerFault(1, Kind.DIED, null, null, null)), notice, 1))
             .as("it saw rank 1 die itself").isEqualTo(saw);
         final String other = "rank 3: rank 2 left the shared-memory group during reduce in shared memory; rank 2"
             + " probably died. The job cannot continue.";
-        assertThat(Blame.withStoreNotice(other, List.of(new PeerFault(2, Kind.DIED, null, null, null)), notice, 1))
-            .isEqualTo("rank 1 died first: it left the rendezvous store without a goodbye. After it: " + other
-                + " The rendezvous store reported before: " + notice);
+        assertThat(Blame.withStoreNotice(3, other, List.of(new PeerFault(2, Kind.DIED, null, null, null)), notice,
+            1)).isEqualTo("rank 3: rank 1 died first: it left the rendezvous store without a goodbye. After it, "
+                + other + " The rendezvous store reported before: " + notice);
         // a rank that waited on rank 1 (alive, as far as it knew) did not see it die
-        assertThat(Blame.withStoreNotice("w", List.of(notSending(1, "eth0")), notice, 1)).startsWith("rank 1 died first")
-            .endsWith(notice);
+        assertThat(Blame.withStoreNotice(2, "w", List.of(notSending(1, "eth0")), notice, 1))
+            .startsWith("rank 2: rank 1 died first").endsWith(notice);
         // a store that failed for another reason names no rank: its notice follows the error
-        assertThat(Blame.withStoreNotice("w", List.of(), "the store is full", -1)).isEqualTo("w The rendezvous store"
+        assertThat(Blame.withStoreNotice(0, "w", List.of(), "the store is full", -1)).isEqualTo("w The rendezvous store"
             + " reported before: the store is full");
     }
 
@@ -181,7 +182,7 @@ class BlameTest {
      */
     @Test
     void aDiagnosisRoundTripsThroughItsPostedForm() {
-        final PeerFailure failure = PeerFailure.stalled(r -> "rank " + r, 3, 8.0, "all_reduce", List.of(
+        final PeerFailure failure = PeerFailure.stalled(r -> r, 3, 8.0, "all_reduce", List.of(
             notSending(2, "eth1"), notReading(0, "eth0", "node1")), "", null);
         assertThat(failure.getMessage()).isEqualTo("rank 3 waited 8.0 s without progress during all_reduce for rank 2"
             + " (not sending) over eth1, rank 0 (not reading) over eth0 (DOWN on host node1); the peer stalled or died"
@@ -212,13 +213,35 @@ class BlameTest {
             final int neighbour = r - 1;
             final String own = "rank " + r + ": rank " + neighbour + " (127.0.0.1:40000) over lo closed the connection"
                 + " during all_reduce; rank " + neighbour + " probably died. The job cannot continue.";
-            assertThat(Blame.withStoreNotice(own, List.of(new PeerFault(neighbour, Kind.DIED, "lo", null, null)), lost,
-                0)).startsWith("rank 0 died first: it left the rendezvous store without a goodbye. After it: " + own);
+            assertThat(Blame.withStoreNotice(r, own, List.of(new PeerFault(neighbour, Kind.DIED, "lo", null, null)),
+                lost, 0)).startsWith("rank " + r + ": rank 0 died first: it left the rendezvous store without a"
+                + " goodbye. After it, " + own);
         }
         // rank 1 saw rank 0 die itself: its own words are enough
         final String first = "rank 1: rank 0 (127.0.0.1:40000) over lo closed the connection during all_reduce; rank 0"
             + " probably died. The job cannot continue.";
-        assertThat(Blame.withStoreNotice(first, List.of(new PeerFault(0, Kind.DIED, "lo", null, null)), lost, 0))
+        assertThat(Blame.withStoreNotice(1, first, List.of(new PeerFault(0, Kind.DIED, "lo", null, null)), lost, 0))
             .isEqualTo(first);
+    }
+
+    /**
+     * A communicator of a subgroup (a node's shared memory, the leaders' TCP mesh) numbers its members from 0; the
+     * values carry the job's rank, as the words always did (before: node2's shared memory reported its member 0,
+     * world rank 2, as rank 0, and a frozen rank 2 was blamed on rank 0 on the two-node cluster).
+     */
+    @Test
+    void aSubgroupsMembersAreNamedByTheirRankInTheJob() {
+        final int[] node2 = {2, 3};
+        final PeerFailure f = PeerFailure.stalled(m -> node2[m], 1, 8.0, "reduce", List.of(notSending(0, null)),
+            " in shared memory", null);
+        assertThat(f.rank()).isEqualTo(3);
+        assertThat(f.faults()).extracting(PeerFault::peer).containsExactly(2);
+        assertThat(f.getMessage()).startsWith("rank 3 waited 8.0 s without progress during reduce for rank 2 (not"
+            + " sending) in shared memory;");
+        final PeerFailure d = PeerFailure.died(m -> node2[m], 0, "rank 3 (process 7) is gone", "reduce", new PeerFault(
+            1, Kind.DIED, null, null, null), "", null);
+        assertThat(d.faults()).extracting(PeerFault::peer).containsExactly(3);
+        assertThat(d.getMessage()).isEqualTo("rank 2: rank 3 (process 7) is gone during reduce; rank 3 probably died."
+            + " The job cannot continue.");
     }
 }

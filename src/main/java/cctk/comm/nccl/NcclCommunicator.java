@@ -203,6 +203,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     @Override
     public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
                           final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
+        cctk.comm.AllToAllvArgs.check(rank, size, sendCounts, sendDispls, recvCounts, recvDispls);
         long total = 0;
         for (final long c : sendCounts) {
             total += c;

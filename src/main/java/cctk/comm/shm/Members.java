@@ -46,6 +46,11 @@ final class Members implements AutoCloseable {
         this.mappings = new MappedByteBuffer[size];
     }
 
+    /** The job's rank of member {@code member}. */
+    int rankOf(final int member) {
+        return options.rankOf(member);
+    }
+
     /** How messages name member {@code member}: "rank N" with its world rank. */
     String label(final int member) {
         return options.label(member);

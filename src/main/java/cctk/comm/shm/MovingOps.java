@@ -106,19 +106,6 @@ final class MovingOps {
         }
     }
 
-    /** Refuses alltoallv arguments that do not fit a group of {@code size} where rank {@code me} calls. */
-    static void checkV(final int me, final int size, final long[] sendCounts, final long[] sendDispls,
-                       final long[] recvCounts, final long[] recvDispls) {
-        if (sendCounts.length != size || sendDispls.length != size || recvCounts.length != size
-                || recvDispls.length != size) {
-            throw CctkException.usage("alltoallv needs " + size + " counts and displacements per direction.");
-        }
-        if (sendCounts[me] != recvCounts[me]) {
-            throw CctkException.usage("alltoallv on rank " + me + " sends " + sendCounts[me]
-                    + " elements to itself but expects " + recvCounts[me] + ".");
-        }
-    }
-
     /** Elements from the start of a buffer to the end of its last block; -1 (out of range) for a negative field. */
     static long extent(final long[] counts, final long[] displs) {
         long end = 0;

@@ -32,7 +32,7 @@ public final class ShmCommunicator implements Communicator {
     private final MovingOps moving;
     private final PointToPoint p2p;
     private final Staging staging;
-    private String failure;
+    private CctkException failure;
     private boolean closed;
     private final Waiter waiter;
 
@@ -271,7 +271,7 @@ public final class ShmCommunicator implements Communicator {
     @Override
     public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
                           final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
-        MovingOps.checkV(members.rank, members.size, sendCounts, sendDispls, recvCounts, recvDispls);
+        cctk.comm.AllToAllvArgs.check(members.rank, members.size, sendCounts, sendDispls, recvCounts, recvDispls);
         final int sendEnd = bytes(MovingOps.extent(sendCounts, sendDispls), type);
         final int recvEnd = bytes(MovingOps.extent(recvCounts, recvDispls), type);
         begin("alltoallv", sendEnd, type);
@@ -364,15 +364,15 @@ public final class ShmCommunicator implements Communicator {
     private void begin(final String operation, final long bytes, final DType type) {
         open();
         if (failure != null) {
-            throw CctkException.environment(failure);
+            throw new CctkException(failure.exitCode(), failure.getMessage(), failure); // its values with it
         }
         h.begin(operation, bytes, type);
     }
 
-    /** Remembers an environment failure: the group is broken, every later call fails with the same words. */
+    /** Remembers an environment failure: the group is broken, every later call fails with it (words and values). */
     private CctkException failed(final CctkException e) {
         if (e.exitCode() == ExitCode.ENVIRONMENT && failure == null) {
-            failure = e.getMessage();
+            failure = e;
         }
         return e;
     }

@@ -206,7 +206,7 @@ final class Waiter {
 
     /** The failure for a peer found dead: the shape of the tcp backend's ("rank 1 probably died"). */
     CctkException died(final int p, final String how) {
-        return cctk.comm.PeerFailure.died(members::label, me, members.label(p) + " " + how, during()
+        return cctk.comm.PeerFailure.died(members::rankOf, me, members.label(p) + " " + how, during()
             + " in shared memory", new cctk.comm.PeerFault(p, cctk.comm.PeerFault.Kind.DIED, null, null, null), "",
             null);
     }
@@ -218,7 +218,7 @@ final class Waiter {
                 faults.add(cctk.comm.PeerFault.waitedOn(p, reading, null, null, null));
             }
         }
-        return cctk.comm.PeerFailure.stalled(members::label, me, deadlineNanos / 1e9, during(), faults,
+        return cctk.comm.PeerFailure.stalled(members::rankOf, me, deadlineNanos / 1e9, during(), faults,
             " in shared memory", null);
     }
 

@@ -354,7 +354,7 @@ final class MeshAcceptor {
                 missing.add(cctk.comm.PeerFault.waitedOn(p, false, null, null, " [no connection to " + on + "]"));
             }
         }
-        return cctk.comm.PeerFailure.stalled(options::label, rank, options.deadline().toMillis() / 1000.0,
+        return cctk.comm.PeerFailure.stalled(options::rankOf, rank, options.deadline().toMillis() / 1000.0,
             operation.get(), missing, "", null);
     }
 

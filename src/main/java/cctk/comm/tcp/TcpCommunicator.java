@@ -232,10 +232,7 @@ public final class TcpCommunicator implements Communicator {
     public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
                           final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
         transfers.operation("alltoallv", true);
-        if (sendCounts.length != size || sendDispls.length != size || recvCounts.length != size
-                || recvDispls.length != size) {
-            throw CctkException.usage("alltoallv needs " + size + " counts and displacements per direction.");
-        }
+        cctk.comm.AllToAllvArgs.check(rank, size, sendCounts, sendDispls, recvCounts, recvDispls);
         TcpBuffer s = tcp(send);
         final TcpBuffer r = tcp(recv);
         final int unit = type.bytes();
@@ -245,10 +242,6 @@ public final class TcpCommunicator implements Communicator {
             check(recv, 0, bytes(recvDispls[p] + recvCounts[p], type), type);
         }
         check(send, 0, sendEnd, type);
-        if (sendCounts[rank] != recvCounts[rank]) {
-            throw CctkException.usage("alltoallv on rank " + rank + " sends " + sendCounts[rank]
-                    + " elements to itself but expects " + recvCounts[rank] + ".");
-        }
         if (s.overlaps(r)) {
             s = copyToScratch(s, sendEnd);
         }

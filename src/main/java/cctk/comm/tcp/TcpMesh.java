@@ -254,12 +254,12 @@ final class TcpMesh implements AutoCloseable {
                 return channel;
             } catch (final java.net.SocketTimeoutException e) {
                 closeQuietly(channel);
-                throw cctk.comm.PeerFailure.stalled(options::label, rank, options.deadline().toMillis() / 1000.0,
+                throw cctk.comm.PeerFailure.stalled(options::rankOf, rank, options.deadline().toMillis() / 1000.0,
                         String.valueOf(operation), List.of(cctk.comm.PeerFault.waitedOn(peer, false, null, null,
                         ", which did not answer its connection at " + remote + " (stripe " + s + ")")), "", e);
             } catch (final IOException e) {
                 closeQuietly(channel);
-                throw cctk.comm.PeerFailure.died(options::label, rank, "connecting to " + options.label(peer)
+                throw cctk.comm.PeerFailure.died(options::rankOf, rank, "connecting to " + options.label(peer)
                         + " at " + remote + " (stripe " + s + ") failed", operation + " (" + cctk.IoErrors.why(e)
                         + ")", new cctk.comm.PeerFault(peer, cctk.comm.PeerFault.Kind.UNREACHABLE, null, null, null),
                         ", or the address is not reachable from " + NicAddresses.hostName(), e);

@@ -382,7 +382,7 @@ final class Transfers {
         final String words = link.describe + LinkNic.via(link) + " " + what;
         final PeerFault fault = LinkNic.fault(link, PeerFault.Kind.DIED);
         reset();
-        return PeerFailure.died(options::label, rank, words, operation, fault, "", null);
+        return PeerFailure.died(options::rankOf, rank, words, operation, fault, "", null);
     }
 
     private CctkException stalled() {
@@ -394,6 +394,6 @@ final class Transfers {
             }
         }
         reset();
-        return PeerFailure.stalled(options::label, rank, deadlineNanos / 1_000_000_000.0, operation, faults, "", null);
+        return PeerFailure.stalled(options::rankOf, rank, deadlineNanos / 1_000_000_000.0, operation, faults, "", null);
     }
 }
