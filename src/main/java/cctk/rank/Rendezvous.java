@@ -84,14 +84,19 @@ public final class Rendezvous implements Store {
         client.onFailure(listener);
     }
 
+    /**
+     * Rank 0 asks its own store first: the failure it pushes reaches rank 0's client over loopback a moment later,
+     * and a signal (Slurm ending the step of a crashed task) can come in between.
+     */
     @Override
     public String failure() {
-        return client.failure();
+        final String here = server == null ? null : server.failure();
+        return here != null ? here : client.failure();
     }
 
     @Override
     public int departed() {
-        return client.departed();
+        return server != null && server.failure() != null ? server.departed() : client.departed();
     }
 
     /**

@@ -154,6 +154,28 @@ class StoreAddressesTest {
         }
     }
 
+    @Test
+    void rankZeroKnowsARankCrashedTheMomentItsStoreDoes() throws Exception {
+        // a signal can reach rank 0 between its store failing and the push reaching rank 0's own client: the store's
+        // log line is written in that gap, so what rank 0 says there is what a signal would have found
+        final byte[] secret = "s".getBytes(StandardCharsets.UTF_8);
+        final RankIdentity id = new RankIdentity(0, 2, 0, 0, List.of("localhost"), "t", 0, "127.0.0.1", 0,
+                RankIdentity.Source.LAUNCHER);
+        final List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final Rendezvous[] self = new Rendezvous[1];
+        try (Rendezvous r = Rendezvous.join(id, secret, "localhost", Duration.ofSeconds(20), l -> {
+            if (self[0] != null) {
+                seen.add(self[0].departed() + " " + self[0].failure());
+            }
+        })) {
+            self[0] = r;
+            StoreTest.rawJoin(r.storeAddresses().get(0).getPort(), 1, 2, secret).close();
+            assertThatThrownBy(() -> r.barrier("b")).hasMessageContaining("rank 1 (host stranger-host) disconnected");
+            assertThat(seen).containsExactly("1 rank 1 (host stranger-host) disconnected from the rendezvous store: "
+                    + "it exited or crashed.");
+        }
+    }
+
     /** Local addresses (hex, as /proc/net/tcp writes them) of listening sockets on the store's port. */
     private static List<String> listeners(final int port) throws Exception {
         final List<String> out = new ArrayList<>();
