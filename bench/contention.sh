@@ -4,8 +4,9 @@
 # ROUNDS times; prints per cell the median busbw over the rounds of each jar, their ratio, and each jar's max/min over
 # the rounds. W=2 on 2 vCPUs with one hog: a rank that spins while its peer waits for a core pays for the spin.
 #
-# usage: bench/contention.sh [ROUNDS]   env: JAR=target/cctk.jar OLD_JAR=... OUT=dir HOGS=1 W=2
+# usage: bench/contention.sh [ROUNDS]   env: JAR=target/cctk.jar OLD_JAR=... OUT=dir HOGS=1 W=2 BACKEND=tcp
 #                                          SIZES=1MiB,16MiB COLLS=all_reduce,all_gather,broadcast
+# HOGS=0 makes it a plain interleaved before/after of two jars on a quiet machine.
 # On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/contention.sh 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,12 +14,13 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 ROUNDS=${1:-3}
 HOGS=${HOGS:-1}
 W=${W:-2}
+BACKEND=${BACKEND:-tcp}
 SIZES=${SIZES:-1MiB,16MiB}
 COLLS=${COLLS:-all_reduce,all_gather,broadcast}
 OUT=$(bench_out contention)
 bench_jars "$OUT"
 [ -n "$OLD" ] || { echo "set OLD_JAR to the jar to compare with" >&2; exit 2; }
-bench_header "$OUT" "rounds $ROUNDS, hogs $HOGS, W $W, sizes $SIZES, collectives $COLLS"
+bench_header "$OUT" "rounds $ROUNDS, hogs $HOGS, W $W, backend $BACKEND, sizes $SIZES, collectives $COLLS"
 pids=()
 for _ in $(seq 1 "$HOGS"); do
   bash -c 'while :; do :; done' &
@@ -33,7 +35,7 @@ for r in $(seq 1 "$ROUNDS"); do
     dir="$OUT/runs/$j-r$r"
     mkdir -p "$dir"
     t0=$(date +%s.%N)
-    cctk_launch "$jar" run --nproc "$W" --collectives "$COLLS" --sizes "$SIZES" --in-place false -o "$dir" --quiet \
+    cctk_launch "$jar" run --backend "$BACKEND" --nproc "$W" --collectives "$COLLS" --sizes "$SIZES" --in-place false -o "$dir" --quiet \
       > "$dir/run.log" 2>&1 || echo "  $j round $r failed, see $dir/run.log" >&2
     printf '  %-4s round %s %6.1f s  load %s\n' "$j" "$r" "$(awk "BEGIN { print $(date +%s.%N) - $t0 }")" \
       "$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/load.txt"
@@ -57,5 +59,5 @@ for (c, s), v in sorted(by.items()):
     if not n or not o:
         continue
     print(f"| {c} | {s >> 20} MiB | {statistics.median(n):.3g} | {statistics.median(o):.3g} | "
-          f"{statistics.median(n) / statistics.median(o):.1f}x | {max(n) / min(n):.2f} | {max(o) / min(o):.2f} |")
+          f"{statistics.median(n) / statistics.median(o):.2f}x | {max(n) / min(n):.2f} | {max(o) / min(o):.2f} |")
 EOF
