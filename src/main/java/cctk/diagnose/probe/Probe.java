@@ -18,15 +18,16 @@ import java.util.function.LongSupplier;
 /**
  * A diagnosis's measuring loop over one communicator: float32 sums of one message size through the cctk.coll
  * collectives. Each iteration is timed alone on each rank (a little fixed host work before it, as a training step does
- * between collectives, so that a rank on a slow or busy core arrives late); the timed iterations last at least {@link
- * #MIN_WINDOW_NANOS} (more than asked for when they are quick), and warm-up and timed iterations are cut to fit the
+ * between collectives, so that a rank on a slow or busy core arrives late); the timed iterations last at least the
+ * window (more than asked for when they are quick), and warm-up and timed iterations are cut to fit the
  * time limit, by a count every rank agrees on (from the slowest rank's first iteration). The figure is the first
  * quartile over the iterations of the slowest rank's time, as bus bandwidth: a fault slows every iteration and shows;
  * a neighbour that takes the core for some iterations does not. Its warm-up reads the sweep's JIT clock and takes the
  * sweep's vote ({@link cctk.bench.JitClock}, {@link cctk.bench.RankVote}); its timed loop is not the sweep's
- * ({@code cctk.bench.MeasureStep}), which times a loop of calls back to back with no host work between them, re-times
- * a loop a compile disturbed and keeps every rank's own times: that would hide the slow or busy core this loop is
- * there to show, and change the figure the verdict is judged on.
+ * ({@code cctk.bench.MeasureStep}), which times its iterations back to back with no host work between them, sleeps
+ * for the compilers and times a loop again when a compile or a collection disturbed it, and sizes its loop from the
+ * spec's iterations, not from a time limit: it would hide the slow or busy core this loop is there to show, and
+ * change the figures the verdict is judged on.
  * <b>Note:</b> not threadsafe: one per communicator, on its thread.
  */
 final class Probe {
