@@ -40,16 +40,21 @@ final class Layering {
      * should show in review.
      */
     static final List<Layer> LAYERS = List.of(
-        new Layer("cli", "cctk.cli", "launch", "slurm", "render", "report", "demo", "diagnose", "rank", "spec",
-            "coll", "comm", "results", "base"),
+        new Layer("cli", "cctk.cli", "launch", "slurm", "render", "report", "demo", "diagnose", "probe", "rank",
+            "spec", "coll", "comm", "results", "base"),
         new Layer("launch", "cctk.launch", "bench", "spec", "coll", "comm", "lifecycle", "base"),
         new Layer("slurm", "cctk.slurm", "base"),
         new Layer("render", "cctk.render", "spec", "base"),
         new Layer("report", "cctk.report", "comm", "results", "base"), // comm: DType, the element types
         new Layer("demo", "cctk.demo", "comm", "results", "base"),
-        // diagnose submits (render, slurm), joins the world (rank), probes links (tcp) and writes its page (report)
-        new Layer("diagnose", "cctk.diagnose", "render", "slurm", "rank", "spec", "coll", "tcp", "comm", "verdict",
-            "report", "results", "base"),
+        // diagnose's rank side: joins the world (rank), opens its links (tcp), measures with the sweep's JIT clock
+        // and vote (bench) and hands its figures to rank 0's coordinator (diagnose); never renders nor submits
+        new Layer("probe", "cctk.diagnose.probe", "diagnose", "rank", "bench", "spec", "coll", "tcp", "comm",
+            "verdict", "base"),
+        // diagnose's job side: submits (render, slurm), plans and judges through the store (comm: Store) and writes
+        // the files (verdict) and the page (report); never opens a link
+        new Layer("diagnose", "cctk.diagnose", "render", "slurm", "spec", "comm", "verdict", "report", "results",
+            "base"),
         new Layer("rank", "cctk.rank", "bench", "spec", "tcp", "nccl", "shm", "store", "comm", "results",
             "lifecycle", "base"),
         new Layer("bench", "cctk.bench", "spec", "coll", "comm", "results", "lifecycle", "base"),

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Dependencies point down, read from the compiled classes (every reference, not only imports): the command line on
- * top; the commands' engines (launch, slurm, render, report, demo, diagnose) below it; then the rank, the harness
- * (bench), the job spec, the collectives and the communicators, with the diagnosis's verdict (pure rules and its
- * files), the result files and cctk's base package at the bottom. The layers, what each may use and where each
- * third-party library may be used are listed in {@link Layering}; every package must be in a layer.
+ * top; the commands' engines (launch, slurm, render, report, demo, diagnose's rank and job sides) below it; then
+ * the rank, the harness (bench), the job spec, the collectives and the communicators, with the diagnosis's verdict
+ * (pure rules and its files), the result files and cctk's base package at the bottom. The layers, what each may use
+ * and where each third-party library may be used are listed in {@link Layering}; every package must be in a layer.
  * A test fails naming every class that reaches elsewhere.
  */
 @Timeout(60)

@@ -25,9 +25,9 @@ import java.util.function.LongSupplier;
  * that spin starve the compilers, so a round looked quiet while the compiles waited for a core and took it during
  * timing. The per-size warm-up iterations of the spec still run, and
  * {@link MeasureStep} again waits for idle compilers before it times each point.
- * The compiler's clock comes from java.management; on a runtime without that module (a jlinked one) the rounds
- * count as quiet only when the compiler threads were idle throughout, and as busy where those cannot be seen either,
- * so the warm-up runs its budget or {@value #MAX_ROUNDS} rounds instead of failing the run.
+ * The compiler's clock ({@link JitClock}) comes from java.management; on a runtime without that module (a jlinked
+ * one) the rounds count as quiet only when the compiler threads were idle throughout, and as busy where those
+ * cannot be seen either, so the warm-up runs its budget or {@value #MAX_ROUNDS} rounds instead of failing the run.
  * <b>Note:</b> not threadsafe.
  */
 final class JitWarmUp {
@@ -89,7 +89,7 @@ final class JitWarmUp {
         if (calls.isEmpty()) {
             return new Outcome(0, false, 0);
         }
-        final LongSupplier jit = compilerClock();
+        final LongSupplier jit = JitClock.compiler();
         final CompilerThreads compilers = step.compilers();
         final boolean visible = jit != null || compilers.visible();
         int round = 0;
@@ -124,58 +124,6 @@ final class JitWarmUp {
             if (done || step.anyRank(spent)) {
                 return new Outcome(round, quiet > 0, (System.nanoTime() - start) / 1e9);
             }
-        }
-    }
-
-    /**
-     * The JIT's total compilation time in ms, or null where it cannot be read: the runtime lacks java.management
-     * (touching it there is a NoClassDefFoundError) or the JVM does not monitor compilation time.
-     */
-    static LongSupplier compilerClock() {
-        return fromJmx(() -> Jmx.clock());
-    }
-
-    /**
-     * The collections all of this JVM's collectors have run, or null where that cannot be read (no
-     * java.management).
-     */
-    static LongSupplier gcCounter() {
-        return fromJmx(() -> Jmx.collections());
-    }
-
-    /**
-     * What {@code read} gives, or null where java.management is missing. A lambda, not a method reference: it links
-     * {@link Jmx} only when it runs, after the module was found.
-     */
-    private static LongSupplier fromJmx(final java.util.function.Supplier<LongSupplier> read) {
-        if (ModuleLayer.boot().findModule("java.management").isEmpty()) {
-            return null;
-        }
-        try {
-            return read.get();
-        } catch (LinkageError e) {
-            return null;
-        }
-    }
-
-    /** Kept apart so that JitWarmUp itself never links against java.management. */
-    private static final class Jmx {
-        static LongSupplier collections() {
-            final List<java.lang.management.GarbageCollectorMXBean> gcs = java.lang.management.ManagementFactory
-                    .getGarbageCollectorMXBeans();
-            return () -> {
-                long n = 0;
-                for (final java.lang.management.GarbageCollectorMXBean gc : gcs) {
-                    n += Math.max(0, gc.getCollectionCount());
-                }
-                return n;
-            };
-        }
-
-        static LongSupplier clock() {
-            final java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory
-                    .getCompilationMXBean();
-            return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit::getTotalCompilationTime : null;
         }
     }
 

@@ -2,14 +2,10 @@ package cctk.bench;
 
 import cctk.coll.Case;
 import cctk.coll.Collective;
-import cctk.coll.Elements;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
-import cctk.comm.DType;
 import cctk.comm.IterationTimer;
-import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;
-import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -75,17 +71,15 @@ final class MeasureStep {
     private final IterationTimer timer;
     private final CompilerThreads compilers = CompilerThreads.open();
     private final boolean compilerCpuVisible = compilers.cpuNanos() > 0;
-    private final LongSupplier compiles = JitWarmUp.compilerClock();
-    private final LongSupplier collections = JitWarmUp.gcCounter();
+    private final LongSupplier compiles = JitClock.compiler();
+    private final LongSupplier collections = JitClock.collections();
     private int compilerWaits;
     private long compilerWaitNanos;
     private long waitBudgetNanos = Long.MAX_VALUE;
     private int retimed;
     private int stillDisturbed;
-    /** The host side of every vote, reused: a point takes up to three votes a repeat. */
-    private final ByteBuffer vote = ByteBuffer.allocate(4).order(Elements.ORDER);
-    private CommBuffer voteSend;
-    private CommBuffer voteRecv;
+    /** Every vote of this rank's sweep: a point takes up to three a repeat. */
+    private final RankVote votes;
 
     MeasureStep(final Communicator comm, final Benchmark bench, final BufferData data) {
         this.comm = comm;
@@ -93,6 +87,7 @@ final class MeasureStep {
         this.retime = bench.retime();
         this.data = data;
         this.timer = IterationTimer.of(comm);
+        this.votes = new RankVote(comm);
     }
 
     /**
@@ -138,29 +133,17 @@ final class MeasureStep {
 
     /** Agrees with every rank whether {@code flag} holds on any of them. A collective itself. */
     boolean anyRank(final boolean flag) {
-        return firstFailingRank(flag) >= 0;
+        return votes.anyRank(flag);
     }
 
     /** Agrees with every rank whether someone failed: the lowest failing rank, or -1. A collective itself. */
     int firstFailingRank(final boolean failed) {
-        final int v = maxOverRanks(failed ? comm.size() - comm.rank() : 0);
-        return v == 0 ? -1 : comm.size() - v;
+        return votes.firstFailingRank(failed);
     }
 
     /** The largest {@code value} any rank gives. A collective itself. */
     int maxOverRanks(final int value) {
-        if (voteSend == null) {
-            voteSend = comm.allocate(4);
-            voteRecv = comm.allocate(4);
-        }
-        final ByteBuffer b = vote.clear();
-        b.putInt(0, value);
-        voteSend.upload(b, 0);
-        comm.allReduce(voteSend, voteRecv, 1, DType.INT32, ReduceOp.MAX);
-        comm.synchronize();
-        b.clear();
-        voteRecv.download(0, b);
-        return b.getInt(0);
+        return votes.maxOverRanks(value);
     }
 
     /**
@@ -179,12 +162,7 @@ final class MeasureStep {
     /** Gives the votes' buffers back. */
     void close() {
         compilers.close();
-        if (voteSend != null) {
-            comm.free(voteSend);
-            comm.free(voteRecv);
-            voteSend = null;
-            voteRecv = null;
-        }
+        votes.close();
     }
 
     /**

@@ -2,7 +2,7 @@ package cctk.cli;
 
 import cctk.Environment;
 import cctk.ExitCode;
-import cctk.diagnose.DiagnoseRank;
+import cctk.diagnose.probe.DiagnoseRank;
 import cctk.launch.LauncherWatch;
 import cctk.rank.Backends;
 import cctk.rank.RankMain;

@@ -9,7 +9,6 @@ import cctk.diagnose.verdict.Findings;
 import cctk.diagnose.verdict.Judge;
 import cctk.diagnose.verdict.RankSkew;
 import cctk.diagnose.verdict.RecheckRounds;
-import cctk.diagnose.verdict.Sensitivity;
 import cctk.diagnose.verdict.Suspect;
 import cctk.diagnose.verdict.Tournament;
 import cctk.diagnose.verdict.VerdictText;
@@ -30,7 +29,7 @@ import java.util.List;
  * endpoint keys per pair, mode and pass (the pair communicators' own rendezvous).
  * <b>Note:</b> not threadsafe: rank 0's main thread.
  */
-final class Coordinator {
+public final class Coordinator {
 
     private final Store store;
     private final Settings settings;
@@ -48,7 +47,7 @@ final class Coordinator {
     }
 
     /** Reads where every rank is, publishes each node's entry and the node names; says what will run. */
-    static Coordinator plan(final Store store, final int world, final Settings settings, final PrintWriter out) {
+    public static Coordinator plan(final Store store, final int world, final Settings settings, final PrintWriter out) {
         final List<String> hosts = new ArrayList<>(world);
         final List<String> kernels = new ArrayList<>(world);
         for (int r = 0; r < world; r++) {
@@ -75,7 +74,7 @@ final class Coordinator {
     }
 
     /** Collects the figures of both phases, finds the first suspects and publishes the repeat rounds. */
-    List<List<RecheckRounds.Item>> judge() {
+    public List<List<RecheckRounds.Item>> judge() {
         figures = new Figures(layout.names(), settings.modes());
         for (int i = 0; i < layout.nodes(); i++) {
             read(Keys.take(store, Keys.nodeResults(i, 0)));
@@ -95,7 +94,7 @@ final class Coordinator {
     }
 
     /** Collects the pairs' repeats, then lets every node measure its ranks the second time. */
-    void repeats() {
+    public void repeats() {
         for (int i = 0; i < layout.nodes(); i++) {
             read(Keys.take(store, Keys.repeatResults(i)));
         }
@@ -103,7 +102,7 @@ final class Coordinator {
     }
 
     /** Collects the second per-node pass, confirms, writes the files and prints the verdict; FAILED on a suspect. */
-    ExitCode verdict(final double seconds) {
+    public ExitCode verdict(final double seconds) {
         for (int i = 0; i < layout.nodes(); i++) {
             read(Keys.take(store, Keys.nodeResults(i, 1)));
         }
@@ -117,7 +116,7 @@ final class Coordinator {
         out.println("cctk diagnose: wrote " + String.join(", ", files.stream().map(Path::toString).toList()));
         out.println(page(files.get(files.size() - 1)));
         out.flush();
-        return switch (Sensitivity.of(figures, findings, settings.diagnose().threshold()).status(verdict)) {
+        return switch (findings.sensitivity().status(verdict)) {
             case "SUSPECT" -> ExitCode.FAILED;
             case "INCONCLUSIVE" -> ExitCode.INCONCLUSIVE;
             default -> ExitCode.OK;

@@ -18,13 +18,13 @@ import java.util.Map;
  * name, so a rank reads only its own node's entry.
  * <b>Note:</b> threadsafe (immutable).
  */
-final class NodeLayout {
+public final class NodeLayout {
 
     /** Where one rank is. */
-    record Place(int node, int nodes, int index, int size, int[] ranks, int turn, int turns) {
+    public record Place(int node, int nodes, int index, int size, int[] ranks, int turn, int turns) {
 
         /** Whether this rank stands for its node in the pairs. */
-        boolean leader() {
+        public boolean leader() {
             return index == 0;
         }
     }
@@ -86,7 +86,7 @@ final class NodeLayout {
     }
 
     /** Where {@code rank} is, from its node's entry. */
-    static Place place(final String entry, final int rank) {
+    public static Place place(final String entry, final int rank) {
         final String[] f = entry.trim().split(" ");
         final String[] list = f[2].split(",");
         final int[] ranks = new int[list.length];

@@ -16,16 +16,17 @@ import java.util.List;
  * @param outputDir where rank 0 writes the diagnosis files
  * @param jobName   the job's name, in the files
  */
-record Settings(Diagnose diagnose, List<String> nics, List<String> modes, Path outputDir, String jobName) {
+public record Settings(Diagnose diagnose, List<String> nics, List<String> modes, Path outputDir, String jobName) {
 
-    static Settings of(final JobSpec spec) {
+    /** The settings of {@code spec}. */
+    public static Settings of(final JobSpec spec) {
         final Diagnose d = spec.diagnose() == null ? Diagnose.DEFAULT : spec.diagnose();
         final List<String> nics = spec.resources().nics();
         return new Settings(d, nics, Figures.modesOf(nics), Path.of(spec.job().outputDir()), spec.job().name());
     }
 
     /** The NICs a pair binds on mode {@code m}. */
-    List<String> nicsOf(final int m) {
+    public List<String> nicsOf(final int m) {
         final String mode = modes.get(m);
         if (Figures.STRIPED.equals(mode)) {
             return nics;
@@ -33,11 +34,13 @@ record Settings(Diagnose diagnose, List<String> nics, List<String> modes, Path o
         return Figures.DEFAULT_MODE.equals(mode) ? List.of() : List.of(mode);
     }
 
-    long limitNanos() {
+    /** The longest one measurement may take. */
+    public long limitNanos() {
         return diagnose.limitSeconds() * 1_000_000_000L;
     }
 
-    long windowNanos() {
+    /** The shortest a measurement's timed iterations last. */
+    public long windowNanos() {
         return diagnose.windowMillis() * 1_000_000L;
     }
 
@@ -46,7 +49,7 @@ record Settings(Diagnose diagnose, List<String> nics, List<String> modes, Path o
      * every round and every repeat a diagnosis may schedule, each mode's rendezvous within {@code deadline}, and
      * its two operations at most twice their time limit each (an untimed pass and a timed one).
      */
-    java.time.Duration longestPairPhase(final int nodes, final java.time.Duration deadline) {
+    public java.time.Duration longestPairPhase(final int nodes, final java.time.Duration deadline) {
         final long rounds = new cctk.diagnose.verdict.Tournament(nodes).rounds()
                 + cctk.diagnose.verdict.Judge.repeatBudget(nodes);
         final long perMode = deadline.toSeconds() + 2L * 2 * 2 * diagnose.limitSeconds();

@@ -1,6 +1,7 @@
 /**
- * {@code cctk diagnose}: one Slurm step in which every rank measures its node's ranks alone, then one rank per node
- * meets every other node in round-robin pairs, on each NIC and striped over all of them, and rank 0 names the slow
- * node, NIC, pair or rank ({@link cctk.diagnose.verdict}); also the command's submit-and-wait side.
+ * {@code cctk diagnose}, its job side: the command's render-submit-and-wait ({@link cctk.diagnose.DiagnoseJob}) and
+ * what the diagnosis holds as a whole: its settings, rank 0's plan of the nodes, the store keys and rank 0's
+ * coordination (collect, ask for repeats, judge with {@link cctk.diagnose.verdict}, write the files and the page).
+ * Nothing here measures or opens a link: the rank side ({@link cctk.diagnose.probe}) does, and uses this package.
  */
 package cctk.diagnose;

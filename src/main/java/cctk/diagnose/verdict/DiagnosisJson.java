@@ -43,7 +43,7 @@ final class DiagnosisJson {
         doc.put("references", refs);
         doc.put("intra_median_gbps", List.of(Numbers.significant(Judge.intra(f, 0, h.threshold()).median()),
                 Numbers.significant(Judge.intra(f, 1, h.threshold()).median())));
-        final Sensitivity sense = Sensitivity.of(f, found, h.threshold());
+        final Sensitivity sense = found.sensitivity();
         doc.put("status", sense.status(verdict));
         doc.put("sensitivity", Numbers.significant(sense.ratio()));
         doc.put("inconclusive", sense.why());

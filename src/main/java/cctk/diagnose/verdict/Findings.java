@@ -16,10 +16,11 @@ import java.util.Map;
  * @param nodeFigure     per test and node, the median of the node's pairs, GB/s
  * @param slowPairs      per test and node, how many of its pairs are below the threshold
  * @param measuredPairs  per test and node, how many of its pairs were measured
+ * @param sensitivity    what the run can claim when it names no suspect, computed once from the first look
  */
 public record Findings(List<Suspect> suspects, List<List<Recheck>> rechecks, double[] pairReference,
                        double[] nodeReference, int notRepeated, double[][] nodeFigure,
-                       int[][] slowPairs, int[][] measuredPairs) {
+                       int[][] slowPairs, int[][] measuredPairs, Sensitivity sensitivity) {
 
     public Findings {
         suspects = List.copyOf(suspects);

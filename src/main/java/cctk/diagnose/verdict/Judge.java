@@ -84,7 +84,8 @@ public final class Judge {
             slowPairs[t] = views[t].slowPairs;
             measured[t] = views[t].measuredPairs;
         }
-        return new Findings(suspects, rechecks, pairRef, nodeRef, notRepeated, nodeFigure, slowPairs, measured);
+        return new Findings(suspects, rechecks, pairRef, nodeRef, notRepeated, nodeFigure, slowPairs, measured,
+                Sensitivity.of(f, nodeFigure, threshold));
     }
 
     /** The spread of every node's intra-node figure in pass {@code pass} (0 or 1). */

@@ -14,15 +14,20 @@ package cctk.diagnose.verdict;
  */
 public record Sensitivity(double ratio, String why) {
 
-    /** What {@code found} on {@code f} can claim at {@code threshold}. */
+    /** What {@code found} on {@code f} can claim at {@code threshold} (the judge's: {@link Findings#sensitivity}). */
     public static Sensitivity of(final Figures f, final Findings found, final double threshold) {
+        return of(f, found.nodeFigure(), threshold);
+    }
+
+    /** From the first look's node figures (per test and node), as {@link Judge#tentative} computes it once. */
+    static Sensitivity of(final Figures f, final double[][] nodeFigure, final double threshold) {
         final int n = f.nodes().size();
         double worst = Double.POSITIVE_INFINITY;
         for (int m = 0; m < f.modes().size(); m++) {
             double mode = Double.POSITIVE_INFINITY;
             for (int t = 0; t < f.tests(); t++) {
                 if (Figures.modeOf(t) == m) {
-                    final Spread s = Spread.of(found.nodeFigure()[t], threshold);
+                    final Spread s = Spread.of(nodeFigure[t], threshold);
                     mode = Math.min(mode, s.median() > 0 ? s.limit() / s.median() : Double.NaN);
                 }
             }

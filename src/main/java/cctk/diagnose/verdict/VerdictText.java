@@ -62,7 +62,7 @@ public final class VerdictText {
         if (found.notRepeated() > 0) {
             out.add("# " + found.notRepeated() + " suspect(s) were not measured again: more than a diagnosis repeats");
         }
-        final Sensitivity sense = Sensitivity.of(f, found, h.threshold());
+        final Sensitivity sense = found.sensitivity();
         out.add(confirmed > 0 ? "verdict: " + confirmed + " suspect(s): " + String.join("; ", names)
                 : !sense.conclusive() ? "verdict: no suspect, but inconclusive: " + sense.why()
                 : "verdict: no suspect: healthy within this run's sensitivity (a node at "

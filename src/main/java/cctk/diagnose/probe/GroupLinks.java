@@ -1,4 +1,4 @@
-package cctk.diagnose;
+package cctk.diagnose.probe;
 
 import cctk.comm.Communicator;
 import cctk.comm.Store;

@@ -1,10 +1,11 @@
-package cctk.diagnose;
+package cctk.diagnose.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.ExitCode;
 import cctk.Json;
 import cctk.comm.MemoryStore;
+import cctk.diagnose.Settings;
 import cctk.spec.Diagnose;
 import cctk.spec.MessageSize;
 import java.io.PrintWriter;

@@ -1,9 +1,13 @@
-package cctk.diagnose;
+package cctk.diagnose.probe;
 
 import cctk.EnvVar;
 import cctk.Environment;
 import cctk.ExitCode;
 import cctk.comm.Store;
+import cctk.diagnose.Coordinator;
+import cctk.diagnose.Keys;
+import cctk.diagnose.NodeLayout;
+import cctk.diagnose.Settings;
 import cctk.diagnose.verdict.RecheckRounds;
 import cctk.rank.RankIdentity;
 import cctk.rank.Rendezvous;

@@ -1,5 +1,7 @@
-package cctk.diagnose;
+package cctk.diagnose.probe;
 
+import cctk.bench.JitClock;
+import cctk.bench.RankVote;
 import cctk.coll.AllReduce;
 import cctk.coll.Case;
 import cctk.coll.Collective;
@@ -11,15 +13,21 @@ import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import java.nio.ByteBuffer;
+import java.util.function.LongSupplier;
 
 /**
  * A diagnosis's measuring loop over one communicator: float32 sums of one message size through the cctk.coll
  * collectives. Each iteration is timed alone on each rank (a little fixed host work before it, as a training step does
- * between collectives, so that a rank on a slow or busy core arrives late); the timed iterations last at least {@link
- * #MIN_WINDOW_NANOS} (more than asked for when they are quick), and warm-up and timed iterations are cut to fit the
+ * between collectives, so that a rank on a slow or busy core arrives late); the timed iterations last at least the
+ * window (more than asked for when they are quick), and warm-up and timed iterations are cut to fit the
  * time limit, by a count every rank agrees on (from the slowest rank's first iteration). The figure is the first
  * quartile over the iterations of the slowest rank's time, as bus bandwidth: a fault slows every iteration and shows;
- * a neighbour that takes the core for some iterations does not.
+ * a neighbour that takes the core for some iterations does not. Its warm-up reads the sweep's JIT clock and takes the
+ * sweep's vote ({@link cctk.bench.JitClock}, {@link cctk.bench.RankVote}); its timed loop is not the sweep's
+ * ({@code cctk.bench.MeasureStep}), which times its iterations back to back with no host work between them, sleeps
+ * for the compilers and times a loop again when a compile or a collection disturbed it, and sizes its loop from the
+ * spec's iterations, not from a time limit: it would hide the slow or busy core this loop is there to show, and
+ * change the figures the verdict is judged on.
  * <b>Note:</b> not threadsafe: one per communicator, on its thread.
  */
 final class Probe {
@@ -30,6 +38,10 @@ final class Probe {
     private static final int HOST_WORK = 32 << 10;
     /** Calls per warm-up round. */
     private static final int WARM_ROUND = 20;
+    /** A warm-up vote's bit: this rank's JIT compiled during the round (or its clock cannot be read). */
+    private static final int COMPILED = 1;
+    /** A warm-up vote's bit: this rank's warm-up budget is spent. */
+    private static final int SPENT = 2;
     /** The most timed iterations of one measurement. */
     static final int MAX_ITERS = 1000;
 
@@ -53,6 +65,8 @@ final class Probe {
     private final CommBuffer send;
     private final CommBuffer recv;
     private final CommBuffer vote;
+    private final RankVote votes;
+    private final LongSupplier jit = JitClock.compiler();
     private final long[] work = new long[HOST_WORK];
     private long sink;
 
@@ -68,6 +82,7 @@ final class Probe {
         this.send = comm.allocate(Math.max(4, l.sendBytes()));
         this.recv = comm.allocate(Math.max(4, l.recvBytes()));
         this.vote = comm.allocate(8L * MAX_ITERS);
+        this.votes = new RankVote(comm);
     }
 
     /** Measures {@code coll} on every rank of the communicator (a collective call itself). */
@@ -102,7 +117,9 @@ final class Probe {
 
     /**
      * Untimed rounds of {@code coll} until one passes in which no rank's JIT compiled anything, or {@code budget}
-     * is spent (a collective call; every rank stops after the same round). Without the compiler's clock
+     * is spent (a collective call; every rank stops after the same round). The compiler's clock is the sweep's
+     * ({@link JitClock}) and so is the vote: one int, the largest over ranks, with bit 2 for a rank whose budget is
+     * spent and bit 1 for a rank whose JIT compiled; anything but 1 ends the rounds. Without the compiler's clock
      * (a runtime without java.management) it runs the budget out.
      */
     void warmUp(final Collective coll, final long budgetNanos) {
@@ -111,13 +128,12 @@ final class Probe {
                 0, 0, l);
         final long end = System.nanoTime() + budgetNanos;
         while (true) {
-            final long compiled = JitClock.millis();
+            final long compiled = jit == null ? 0 : jit.getAsLong();
             for (int i = 0; i < WARM_ROUND; i++) {
                 run(coll, c);
             }
-            final boolean busy = compiled < 0 || JitClock.millis() != compiled;
-            final double[] flags = max(new double[] {busy ? 1 : 0, System.nanoTime() > end ? 1 : 0}, 2);
-            if (flags[0] == 0 || flags[1] > 0) {
+            final boolean busy = jit == null || jit.getAsLong() != compiled;
+            if (votes.maxOverRanks((System.nanoTime() > end ? SPENT : 0) | (busy ? COMPILED : 0)) != COMPILED) {
                 return;
             }
         }

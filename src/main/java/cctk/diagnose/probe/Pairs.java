@@ -1,7 +1,9 @@
-package cctk.diagnose;
+package cctk.diagnose.probe;
 
 import cctk.CctkException;
 import cctk.comm.Communicator;
+import cctk.diagnose.Keys;
+import cctk.diagnose.Settings;
 import cctk.diagnose.verdict.RecheckRounds;
 import cctk.diagnose.verdict.Tournament;
 import java.util.List;

@@ -1,9 +1,12 @@
-package cctk.diagnose;
+package cctk.diagnose.probe;
 
 import cctk.CctkException;
 import cctk.coll.AllReduce;
 import cctk.comm.Communicator;
 import cctk.comm.Store;
+import cctk.diagnose.Keys;
+import cctk.diagnose.NodeLayout;
+import cctk.diagnose.Settings;
 import cctk.diagnose.verdict.ArrivalSkew;
 import cctk.diagnose.verdict.RankSkew;
 import java.time.Duration;
