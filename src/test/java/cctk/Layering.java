@@ -45,7 +45,8 @@ final class Layering {
         new Layer("launch", "cctk.launch", "bench", "spec", "coll", "comm", "lifecycle", "base"),
         new Layer("slurm", "cctk.slurm", "base"),
         new Layer("render", "cctk.render", "spec", "base"),
-        // comm: DType, the element types; nccltests: the export in nccl-tests' layout and its names
+        // comm: DType, the element types; nccltests: the export in nccl-tests' layout and its names; inputs: the
+        // export's directory, which the reader of inputs leaves out
         new Layer("report", "cctk.report", "comm", "inputs", "judge", "nccltests", "results", "base"),
         new Layer("demo", "cctk.demo", "comm", "results", "base"),
         // diagnose submits (render, slurm), joins the world (rank), probes links (tcp) and writes its page (report)
