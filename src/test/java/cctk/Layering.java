@@ -41,11 +41,13 @@ final class Layering {
      */
     static final List<Layer> LAYERS = List.of(
         new Layer("cli", "cctk.cli", "launch", "slurm", "render", "report", "demo", "diagnose", "probe", "rank",
-            "spec", "coll", "comm", "results", "base"),
+            "spec", "coll", "comm", "inputs", "judge", "results", "base"),
         new Layer("launch", "cctk.launch", "bench", "spec", "coll", "comm", "lifecycle", "base"),
         new Layer("slurm", "cctk.slurm", "base"),
         new Layer("render", "cctk.render", "spec", "base"),
-        new Layer("report", "cctk.report", "comm", "results", "base"), // comm: DType, the element types
+        // comm: DType, the element types; nccltests: the export in nccl-tests' layout and its names; inputs: the
+        // export's directory, which the reader of inputs leaves out
+        new Layer("report", "cctk.report", "comm", "inputs", "judge", "nccltests", "results", "base"),
         new Layer("demo", "cctk.demo", "comm", "results", "base"),
         // diagnose's rank side: joins the world (rank), opens its links (tcp), measures with the sweep's JIT clock
         // and vote (bench) and hands its figures to rank 0's coordinator (diagnose); never renders nor submits
@@ -55,8 +57,8 @@ final class Layering {
         // the files (verdict) and the page (report); never opens a link
         new Layer("diagnose", "cctk.diagnose", "render", "slurm", "spec", "comm", "verdict", "report", "results",
             "base"),
-        new Layer("rank", "cctk.rank", "bench", "spec", "tcp", "nccl", "shm", "store", "comm", "results",
-            "lifecycle", "base"),
+        new Layer("rank", "cctk.rank", "bench", "spec", "tcp", "nccl", "shm", "store", "comm", "judge", "results",
+            "lifecycle", "base"), // judge: the end of a run judges its references
         new Layer("bench", "cctk.bench", "spec", "coll", "comm", "results", "lifecycle", "base"),
         new Layer("spec", "cctk.spec", "coll", "nccl", "comm", "results", "base"), // nccl: NcclConfig, its knobs
         new Layer("coll", "cctk.coll", "comm"),
@@ -67,6 +69,13 @@ final class Layering {
         new Layer("store", "cctk.store", "comm", "base"),
         new Layer("comm", "cctk.comm", "base"), // base: PeerFailure is a CctkException with its exit code
         new Layer("verdict", "cctk.diagnose.verdict", "results", "base"),
+        // the results' readers of every input: files and directories searched, each file's format recognised
+        new Layer("inputs", "cctk.results.inputs", "nccltests", "results", "base"),
+        // references judged on measurements, and which measurements stand for a run
+        new Layer("judge", "cctk.results.judge", "results", "base"),
+        // nccl-tests' output, read (text, JSON) and written (its text layout); the schema is results'
+        new Layer("nccltests", "cctk.results.nccltests", "results", "base"),
+        // the schema of runs and measurements, and cctk's own result files written and read
         new Layer("results", "cctk.results", "base"),
         // a rank process's signals, halt and time limit: the launcher, the rank and the harness share them
         new Layer("lifecycle", "cctk.lifecycle", "base"),

@@ -7,7 +7,7 @@ import cctk.report.CompareVerdict;
 import cctk.report.Comparison;
 import cctk.results.Numbers;
 import cctk.results.Result;
-import cctk.results.ResultReader;
+import cctk.results.inputs.ResultReader;
 import cctk.results.ResultSet;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import cctk.bench.RunContext;
 import cctk.bench.SweepResult;
 import cctk.comm.Store;
 import cctk.results.RankInfo;
-import cctk.results.ReferenceJudge;
+import cctk.results.judge.ReferenceJudge;
 import cctk.results.Result;
 import cctk.spec.JobSpec;
 import cctk.spec.SpecParser;

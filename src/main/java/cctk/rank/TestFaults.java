@@ -2,15 +2,17 @@ package cctk.rank;
 
 import cctk.EnvVar;
 import cctk.Environment;
+import cctk.bench.PointHook;
+import java.time.Instant;
 
 /**
  * TEST-ONLY fault switch, so that tests on a real cluster can watch the other ranks and Slurm deal with a rank
  * dying mid-sweep: {@code CCTK_FAULT_KILL=R:N} makes rank R halt (exit code 137, no clean-up, like a SIGKILL) once it
  * has measured N sizes. Never set it for a real measurement; without it the sweep's hook is
- * {@link cctk.bench.PointHook#NONE}.
+ * {@link PointHook#NONE}.
  * <b>Note:</b> threadsafe (immutable).
  */
-public final class TestFaults implements cctk.bench.PointHook {
+public final class TestFaults implements PointHook {
 
     /** The exit status of a halted rank, as a SIGKILL-ed process shows it. */
     static final int HALT_STATUS = 137;
@@ -25,12 +27,11 @@ public final class TestFaults implements cctk.bench.PointHook {
         this.setting = setting;
     }
 
-    /** The hook {@code env} asks for: {@link cctk.bench.PointHook#NONE} unless {@code CCTK_FAULT_KILL} is {@code R:N}.
-     */
-    public static cctk.bench.PointHook from(final Environment env) {
+    /** The hook {@code env} asks for: {@link PointHook#NONE} unless {@code CCTK_FAULT_KILL} is {@code R:N}. */
+    public static PointHook from(final Environment env) {
         final String v = env.optional(EnvVar.CCTK_FAULT_KILL);
         if (v == null || !v.matches("[0-9]{1,9}:[0-9]{1,9}")) {
-            return cctk.bench.PointHook.NONE;
+            return PointHook.NONE;
         }
         final String[] rankAndSizes = v.split(":");
         return new TestFaults(Integer.parseInt(rankAndSizes[0]), Integer.parseInt(rankAndSizes[1]), v);
@@ -39,7 +40,7 @@ public final class TestFaults implements cctk.bench.PointHook {
     @Override
     public void beforePoint(final int me, final int sizesDone) {
         if (me == rank && sizesDone >= sizes) {
-            System.err.println("cctk: rank " + me + " halts at " + java.time.Instant.now() + " after measuring "
+            System.err.println("cctk: rank " + me + " halts at " + Instant.now() + " after measuring "
                 + sizesDone + " size(s): " + EnvVar.CCTK_FAULT_KILL + "=" + setting + " (test-only fault)");
             System.err.flush();
             Runtime.getRuntime().halt(HALT_STATUS);

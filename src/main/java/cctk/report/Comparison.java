@@ -1,6 +1,6 @@
 package cctk.report;
 
-import cctk.results.NcclTests;
+import cctk.results.nccltests.NcclTests;
 import cctk.results.Numbers;
 import cctk.results.Result;
 import cctk.results.ResultSet;

@@ -4,7 +4,7 @@ import cctk.results.Numbers;
 import cctk.results.Result;
 import cctk.results.ResultSet;
 import cctk.results.Run;
-import cctk.results.Verdict;
+import cctk.results.judge.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package cctk.report;
 
 import cctk.OwnerFiles;
-import cctk.results.NcclTestsWriter;
+import cctk.results.nccltests.NcclTestsWriter;
 import cctk.results.Result;
 import cctk.results.ResultSet;
 import cctk.results.Run;
@@ -22,7 +22,7 @@ import java.util.Map;
 final class NcclTestsExport {
 
     /** The directory in the report that holds the tables. */
-    static final String DIRECTORY = cctk.results.ResultReader.EXPORT;
+    static final String DIRECTORY = cctk.results.inputs.ResultReader.EXPORT;
 
     private NcclTestsExport() {
     }

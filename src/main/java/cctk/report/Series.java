@@ -3,7 +3,7 @@ package cctk.report;
 import cctk.results.Result;
 import cctk.results.ResultSet;
 import cctk.results.Run;
-import cctk.results.Selection;
+import cctk.results.judge.Selection;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

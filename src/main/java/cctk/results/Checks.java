@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * file and line or JSON path.
  * <b>Note:</b> threadsafe (no state).
  */
-final class Checks {
+public final class Checks {
 
     private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d{1,4})?");
     private static final Pattern WHOLE = Pattern.compile("[-+]?\\d{1,19}");
@@ -49,7 +49,7 @@ final class Checks {
     }
 
     /** A whole number read from JSON (a Long, or a Double with no fraction), from {@code min} to {@code max}. */
-    static long whole(final String field, final Number n, final long min, final long max) {
+    public static long whole(final String field, final Number n, final long min, final long max) {
         if (n instanceof Long l) {
             if (l < min || l > max) {
                 throw bad(field, l.toString(), "outside " + min + " .. " + max);
@@ -73,7 +73,7 @@ final class Checks {
     }
 
     /** {@code v} when finite. */
-    static double finite(final String field, final double v) {
+    public static double finite(final String field, final double v) {
         if (!Double.isFinite(v)) {
             throw bad(field, shown(v), "not a finite number");
         }
@@ -130,7 +130,7 @@ final class Checks {
     }
 
     /** {@code name} when it is an operator of {@link #OPS} (any case), else an error naming it. */
-    static String op(final String field, final String name) {
+    public static String op(final String field, final String name) {
         if (!OPS.contains(name.toLowerCase(Locale.ROOT))) {
             throw bad(field, name, "not an operator cctk or nccl-tests measures (" + String.join(", ",
                 OPS.stream().sorted().toList()) + ")");
@@ -158,7 +158,7 @@ final class Checks {
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
     }
 
-    static IllegalArgumentException bad(final String field, final String value, final String why) {
+    public static IllegalArgumentException bad(final String field, final String value, final String why) {
         final String v = value.length() > 40 ? value.substring(0, 40) + "..." : value;
         return new IllegalArgumentException(field + " is '" + Printable.of(v) + "': " + why);
     }

@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
  * {@link CsvOut} kept from being a formula ({@code '=x}) is read as the text it was given ({@code =x}).
  * <b>Note:</b> threadsafe (no state).
  */
-final class CsvReading {
+public final class CsvReading {
 
     /** The longest cell read, in characters: a cctk cell is a few dozen. */
     static final int MAX_CELL = 1 << 16;
@@ -40,7 +40,7 @@ final class CsvReading {
      * when the CSV has no run columns of its own (its sibling JSON's header, or a bare run). Reading stops after
      * {@code room} + 1 rows.
      */
-    static List<Result> read(final Path file, final TextInput in, final BiFunction<String, Integer, Run> runOf,
+    public static List<Result> read(final Path file, final TextInput in, final BiFunction<String, Integer, Run> runOf,
                              final List<String> problems, final UnaryOperator<String> names, final long room)
         throws IOException {
         final CsvRecordHandler handler = CsvRecordHandler.builder().maxFieldSize(MAX_CELL).maxFields(MAX_COLUMNS)

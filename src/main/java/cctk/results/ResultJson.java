@@ -94,7 +94,7 @@ public final class ResultJson {
      * The run a JSON document describes, or null with a problem when it is not a cctk result (another tool's JSON)
      * or uses other units.
      */
-    static Run run(final Path file, final Object doc, final List<String> problems) {
+    public static Run run(final Path file, final Object doc, final List<String> problems) {
         if (!(doc instanceof Map<?, ?> m) || !(m.get("backend") instanceof String backend) || backend.isBlank()
             || !(m.get("world_size") instanceof Number world) || !(m.get("rows") instanceof List)) {
             problems.add(file + ": not a cctk result file: JSON without backend, world_size and rows (another"
@@ -136,7 +136,7 @@ public final class ResultJson {
     }
 
     /** The rows of a cctk result JSON, for {@code run}; a bad row is named by its JSON path and skipped. */
-    static List<Result> rows(final Path file, final Object doc, final Run run, final List<String> problems,
+    public static List<Result> rows(final Path file, final Object doc, final Run run, final List<String> problems,
                              final UnaryOperator<String> names) {
         final List<Result> out = new ArrayList<>();
         final Fields fields = new Fields(names);

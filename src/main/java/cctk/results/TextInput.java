@@ -16,10 +16,10 @@ import java.nio.file.Path;
  * inside a quoted cell can be told from a whole one ({@link #quotesOpen}).
  * <b>Note:</b> not threadsafe.
  */
-final class TextInput extends FilterReader {
+public final class TextInput extends FilterReader {
 
     /** A file holding NUL bytes: not text. */
-    static final class BinaryException extends IOException {
+    public static final class BinaryException extends IOException {
         private static final long serialVersionUID = 1L;
 
         BinaryException() {
@@ -35,7 +35,7 @@ final class TextInput extends FilterReader {
     }
 
     /** The text of {@code file}. */
-    static TextInput open(final Path file) throws IOException {
+    public static TextInput open(final Path file) throws IOException {
         return new TextInput(new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)));
     }

@@ -12,7 +12,7 @@ import cctk.comm.ForwardingCommunicator;
 import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;
 import cctk.results.Result;
-import cctk.results.ResultReader;
+import cctk.results.inputs.ResultReader;
 import cctk.results.ResultSet;
 import cctk.spec.Benchmark;
 import cctk.spec.MessageSize;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.cli.Main;
 import cctk.results.Csvs;
-import cctk.results.ResultReader;
+import cctk.results.inputs.ResultReader;
 import cctk.results.ResultSet;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -2,14 +2,17 @@ package cctk.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.internal.chartpart.Axis;
+import org.knowm.xchart.internal.chartpart.AxisPair;
 import org.knowm.xchart.internal.chartpart.AxisTickCalculator;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.internal.chartpart.LaidOutYAxis;
 
 /**
  * What a chart shows, read from XChart's model after it laid the chart out (never from pixels): the labels of the
@@ -50,33 +53,41 @@ final class ChartModel {
         return ticks(chart, axis).stream().map(Tick::label).toList();
     }
 
-    /** The labelled ticks XChart draws inside the plot on {@code axis} ("getXAxis" or "getYAxis"), in order. */
+    /**
+     * The labelled ticks XChart draws inside the plot on {@code axis} ("getXAxis" or "getYAxis"), in order, through
+     * XChart's API after it laid the chart out: the x axis from an axis pair of the chart's, laid out again
+     * ({@link AxisPair#getXAxis}, public); the y axis, which XChart keeps package-private, from
+     * {@link LaidOutYAxis}.
+     */
     static List<Tick> ticks(final Chart<?, ?> chart, final String axis) {
-        try {
-            BitmapEncoder.getBufferedImage(chart);
-            final Field pair = Chart.class.getDeclaredField("axisPair");
-            pair.setAccessible(true);
-            final Object p = pair.get(chart);
-            final Method get = p.getClass().getDeclaredMethod(axis);
-            get.setAccessible(true);
-            final Object a = get.invoke(p);
-            final AxisTickCalculator calc = (AxisTickCalculator) a.getClass().getMethod("getAxisTickCalculator")
-                .invoke(a);
-            final Method bounds = a.getClass().getMethod("getBounds");
-            final java.awt.geom.Rectangle2D b = (java.awt.geom.Rectangle2D) bounds.invoke(a);
-            final double extent = axis.equals("getXAxis") ? b.getWidth() : b.getHeight();
-            final List<Tick> out = new ArrayList<>();
-            for (int i = 0; i < calc.getTickLabels().size(); i++) {
-                final double at = calc.getTickLocations().get(i);
-                final String label = calc.getTickLabels().get(i);
-                if (label != null && at >= -0.5 && at <= extent + 0.5) {
-                    out.add(new Tick(Objects.toString(label), at));
-                }
+        final BufferedImage image = BitmapEncoder.getBufferedImage(chart);
+        if (axis.equals("getXAxis")) {
+            @SuppressWarnings({"rawtypes", "unchecked"})
+            final AxisPair<?, ?> pair = new AxisPair(chart);
+            final Graphics2D g = image.createGraphics();
+            try {
+                pair.paint(g);
+            } finally {
+                g.dispose();
             }
-            return out;
-        } catch (final ReflectiveOperationException e) {
-            throw new IllegalStateException("XChart's model changed: " + e, e);
+            final Axis<?, ?> x = pair.getXAxis();
+            return inside(x.getAxisTickCalculator(), x.getBounds().getWidth());
         }
+        final Axis<?, ?> y = LaidOutYAxis.of(chart);
+        return inside(y.getAxisTickCalculator(), y.getBounds().getHeight());
+    }
+
+    /** The labelled ticks of {@code calc} within an axis {@code extent} pixels long. */
+    private static List<Tick> inside(final AxisTickCalculator calc, final double extent) {
+        final List<Tick> out = new ArrayList<>();
+        for (int i = 0; i < calc.getTickLabels().size(); i++) {
+            final double at = calc.getTickLocations().get(i);
+            final String label = calc.getTickLabels().get(i);
+            if (label != null && at >= -0.5 && at <= extent + 0.5) {
+                out.add(new Tick(Objects.toString(label), at));
+            }
+        }
+        return out;
     }
 
     /**

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.offset;
 
 import cctk.cli.Main;
 import cctk.results.Result;
-import cctk.results.ResultReader;
+import cctk.results.inputs.ResultReader;
 import cctk.results.ResultSet;
 import cctk.results.Run;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.results.Column;
-import cctk.results.ResultReader;
+import cctk.results.inputs.ResultReader;
 import cctk.results.ResultSet;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package cctk.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.results.Column;
-import cctk.results.ResultReader;
+import cctk.results.inputs.ResultReader;
 import cctk.results.ResultSet;
 import java.io.IOException;
 import java.net.URISyntaxException;

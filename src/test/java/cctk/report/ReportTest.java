@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import cctk.CsvRows;
 import cctk.bench.fixture.ResultFixtures;
 import cctk.cli.Main;
-import cctk.results.ResultReader;
+import cctk.results.inputs.ResultReader;
 import cctk.results.ResultSet;
 import cctk.results.Run;
 import java.awt.image.BufferedImage;

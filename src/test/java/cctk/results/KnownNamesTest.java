@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
+import cctk.results.nccltests.NcclTests;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package cctk.results;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.Json;
+import cctk.results.inputs.ResultReader;
 import de.siegmar.fastcsv.reader.CsvReader;
 import de.siegmar.fastcsv.reader.NamedCsvRecord;
 import java.io.IOException;

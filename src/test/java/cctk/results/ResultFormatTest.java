@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.Json;
+import cctk.results.inputs.ResultReader;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;

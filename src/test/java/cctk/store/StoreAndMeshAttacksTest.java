@@ -133,9 +133,7 @@ class StoreAndMeshAttacksTest {
     @Test
     void storeRefusesADuplicateRank() throws Exception {
         final List<String> log = new CopyOnWriteArrayList<>();
-        try (StoreServer s = StoreServer.start("localhost", StoreTest.LOOPBACK, 0, 2, SECRET, Duration.ofSeconds(30),
-                log::add); StoreClient one = StoreClient.connect("127.0.0.1", s.port(), 1, 2, "h1", SECRET,
-                Duration.ofSeconds(10))) {
+        try (StoreServer s = storeOfTwo(log); StoreClient one = rank1(s, "h1")) {
             final boolean welcomed = join(s.port(), 1, 2, null, new JoinProof(SECRET));
             final Outcome broken = brokenAfter(s, one);
             TALLY.record("store: duplicate rank 1 with the secret", welcomed ? Outcome.STRANGER_ACCEPTED
@@ -150,9 +148,7 @@ class StoreAndMeshAttacksTest {
     @Test
     void aStolenRankSlotIsCaughtNotHealthy() throws Exception {
         final List<String> log = new CopyOnWriteArrayList<>();
-        try (StoreServer s = StoreServer.start("localhost", StoreTest.LOOPBACK, 0, 2, SECRET, Duration.ofSeconds(30),
-                log::add); StoreClient thief = StoreClient.connect("127.0.0.1", s.port(), 1, 2, "thief", SECRET,
-                Duration.ofSeconds(10))) {
+        try (StoreServer s = storeOfTwo(log); StoreClient thief = rank1(s, "thief")) {
             assertThat(thief).isNotNull();
             assertThat(brokenAfter(s, null)).isEqualTo(Outcome.STRANGER_ACCEPTED);
             assertThat(log).anySatisfy(l -> assertThat(l).contains("rank 1 already joined from thief"));
@@ -245,8 +241,7 @@ class StoreAndMeshAttacksTest {
         final List<String> log = new CopyOnWriteArrayList<>();
         final ExecutorService pool = Executors.newSingleThreadExecutor();
         Outcome outcome;
-        try (StoreServer s = StoreServer.start("localhost", StoreTest.LOOPBACK, 0, 2, SECRET, Duration.ofSeconds(30),
-                log::add)) {
+        try (StoreServer s = storeOfTwo(log)) {
             final boolean welcomed = pool.submit(() -> attack.on(s.port())).get(60, TimeUnit.SECONDS);
             final Outcome broken = welcomed ? null : brokenAfter(s, null);
             outcome = welcomed ? Outcome.STRANGER_ACCEPTED : broken != null ? broken
@@ -258,6 +253,16 @@ class StoreAndMeshAttacksTest {
         }
         TALLY.record(name, outcome);
         assertThat(outcome).as(name + "; log: " + log).isIn(Outcome.HANDLED, Outcome.CLEAR_ERROR);
+    }
+
+    /** A store for a world of 2 on the loopback address, that logs into {@code log}. */
+    private static StoreServer storeOfTwo(final List<String> log) throws Exception {
+        return StoreServer.start("localhost", StoreTest.LOOPBACK, 0, 2, SECRET, Duration.ofSeconds(30), log::add);
+    }
+
+    /** Rank 1 of 2 joined to {@code s} with the job's secret, from host {@code host}. */
+    private static StoreClient rank1(final StoreServer s, final String host) throws Exception {
+        return StoreClient.connect("127.0.0.1", s.port(), 1, 2, host, SECRET, Duration.ofSeconds(10));
     }
 
     /**

@@ -1,8 +1,11 @@
-package cctk.results;
+package cctk.results.nccltests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import cctk.results.Result;
+import cctk.results.ResultSet;
+import cctk.results.inputs.ResultReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,13 @@
-package cctk.results;
+package cctk.results.inputs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.bench.fixture.ResultFixtures;
+import cctk.results.Csvs;
+import cctk.results.Result;
+import cctk.results.ResultSet;
+import cctk.results.Run;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

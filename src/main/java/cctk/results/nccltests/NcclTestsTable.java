@@ -1,6 +1,9 @@
-package cctk.results;
+package cctk.results.nccltests;
 
 import cctk.Printable;
+import cctk.results.Column;
+import cctk.results.Result;
+import cctk.results.Run;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

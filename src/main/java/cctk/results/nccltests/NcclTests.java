@@ -1,6 +1,7 @@
-package cctk.results;
+package cctk.results.nccltests;
 
 import cctk.Printable;
+import cctk.results.Checks;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;

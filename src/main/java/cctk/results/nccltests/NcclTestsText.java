@@ -1,6 +1,9 @@
-package cctk.results;
+package cctk.results.nccltests;
 
 import cctk.Printable;
+import cctk.results.RankInfo;
+import cctk.results.Result;
+import cctk.results.Run;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Path;
@@ -31,10 +34,10 @@ import java.util.regex.Pattern;
  * nccl-tests' (the mean over iterations, averaged over ranks by default, {@code -a}), not cctk's maximum over ranks.
  * <b>Note:</b> not threadsafe; one per file.
  */
-final class NcclTestsText {
+public final class NcclTestsText {
 
     /** What a file gave: its measurements, and whether it held an nccl-tests table at all. */
-    record Read(List<Result> results, boolean recognised) {
+    public record Read(List<Result> results, boolean recognised) {
     }
 
     /** The longest line read; longer ones are skipped. */
@@ -82,8 +85,8 @@ final class NcclTestsText {
     }
 
     /** The runs of the nccl-tests output in {@code in}; reading stops after {@code room} + 1 measurements. */
-    static Read read(final Path file, final Reader in, final List<String> problems, final UnaryOperator<String> names,
-                     final long room) throws IOException {
+    public static Read read(final Path file, final Reader in, final List<String> problems,
+                            final UnaryOperator<String> names, final long room) throws IOException {
         final NcclTestsText t = new NcclTestsText(file, problems, names);
         final StringBuilder line = new StringBuilder();
         long number = 0;

@@ -1,4 +1,7 @@
-package cctk.results;
+package cctk.results.judge;
+
+import cctk.results.Numbers;
+import cctk.results.Reference;
 
 
 /**

@@ -1,7 +1,11 @@
-package cctk.results;
+package cctk.results.nccltests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.results.Result;
+import cctk.results.ResultSet;
+import cctk.results.Run;
+import cctk.results.inputs.ResultReader;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Files;

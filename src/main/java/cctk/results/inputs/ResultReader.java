@@ -1,8 +1,16 @@
-package cctk.results;
+package cctk.results.inputs;
 
 import cctk.CctkException;
 import cctk.Json;
 import cctk.Printable;
+import cctk.results.CsvReading;
+import cctk.results.Result;
+import cctk.results.ResultJson;
+import cctk.results.ResultSet;
+import cctk.results.Run;
+import cctk.results.TextInput;
+import cctk.results.nccltests.NcclTestsJson;
+import cctk.results.nccltests.NcclTestsText;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.FileVisitResult;

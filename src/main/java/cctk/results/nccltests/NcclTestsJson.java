@@ -1,6 +1,11 @@
-package cctk.results;
+package cctk.results.nccltests;
 
 import cctk.Printable;
+import cctk.results.Checks;
+import cctk.results.Column;
+import cctk.results.RankInfo;
+import cctk.results.Result;
+import cctk.results.Run;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,7 +27,7 @@ import java.util.function.UnaryOperator;
  * as the text "nan": such a layout is left out. Only {@code NCCL_*} variables of its {@code env} are kept.
  * <b>Note:</b> threadsafe (no state).
  */
-final class NcclTestsJson {
+public final class NcclTestsJson {
 
     /** The step of nccl-tests' JSON bandwidths, printed with {@code %lf}: 6 decimals. */
     private static final double JSON_STEP = 1e-6;
@@ -33,13 +38,13 @@ final class NcclTestsJson {
     }
 
     /** True when {@code doc} looks like nccl-tests' JSON rather than cctk's. */
-    static boolean is(final Object doc) {
+    public static boolean is(final Object doc) {
         return doc instanceof Map<?, ?> m && m.get("results") instanceof List && m.get("config") instanceof Map
             && !m.containsKey("rows");
     }
 
     /** The measurements of an nccl-tests JSON document; problems name what could not be read. */
-    static List<Result> read(final Path file, final Map<?, ?> doc, final List<String> problems,
+    public static List<Result> read(final Path file, final Map<?, ?> doc, final List<String> problems,
                              final UnaryOperator<String> names) {
         final Map<?, ?> config = (Map<?, ?>) doc.get("config");
         final String program = doc.get("args") instanceof List<?> a && !a.isEmpty() && a.get(0) instanceof String s

@@ -1,6 +1,11 @@
-package cctk.results;
+package cctk.results.judge;
 
 import cctk.ExitCode;
+import cctk.results.Numbers;
+import cctk.results.Reference;
+import cctk.results.Result;
+import cctk.results.ResultSet;
+import cctk.results.Run;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,13 @@
-package cctk.results;
+package cctk.results.nccltests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import cctk.results.RankInfo;
+import cctk.results.Result;
+import cctk.results.ResultSet;
+import cctk.results.Run;
+import cctk.results.inputs.ResultReader;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.net.URISyntaxException;

@@ -1,5 +1,9 @@
-package cctk.results;
+package cctk.results.nccltests;
 
+import cctk.results.Numbers;
+import cctk.results.RankInfo;
+import cctk.results.Result;
+import cctk.results.Run;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
-package cctk.results;
+package cctk.results.judge;
 
+import cctk.results.Result;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
