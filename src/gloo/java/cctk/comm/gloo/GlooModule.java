@@ -78,7 +78,7 @@ public final class GlooModule implements BackendModule {
             group.retainReference();
             request.store().barrier(request.keyPrefix() + "connected");
             return new GlooCommunicator(group, request.rank(), request.size(), request.deadline(),
-                    carriers + " (" + libraries() + ")", () -> {
+                    carriers + "; " + libraries(), () -> {
                         if (request.rank() == 0) {
                             quietDelete(file);
                         }
