@@ -11,6 +11,7 @@ import cctk.comm.BackendModule;
 import cctk.comm.Communicator;
 import cctk.comm.Store;
 import cctk.comm.nccl.NcclConfig;
+import cctk.comm.nccl.NcclLibraries;
 import cctk.comm.nccl.NcclSetup;
 import cctk.spec.JobSpec;
 import cctk.spec.TcpSettings;
@@ -93,8 +94,8 @@ public final class Backends implements RankMain.BackendRun {
                               final RunContext context, final Duration deadline) {
         final BackendModule module = Modules.gloo(env);
         final String host = id.nodes().size() <= 1 ? "127.0.0.1" : Rendezvous.localHostName(env);
-        return module.connect(new BackendModule.Request(id.rank(), id.worldSize(), store, glooPrefix(id), nics, host,
-                context.outputDir(), cctk.comm.nccl.NcclLibraries.cacheDir(env), deadline));
+        return module.connect(new BackendModule.Request(id.rank(), id.worldSize(), store, glooPrefix(id), nics,
+                host, context.outputDir(), NcclLibraries.cacheDir(env), deadline));
     }
 
     private static String glooPrefix(final RankIdentity id) {

@@ -104,6 +104,13 @@ public final class GlooModule implements BackendModule {
         if (System.getProperty(CACHE_PROPERTY) == null) {
             System.setProperty(CACHE_PROPERTY, cache.toString());
         }
+        // JavaCPP caps what it allocates at the JVM's heap size by default (a rank's heap is small: its buffers and
+        // libtorch's memory are native); cctk sizes the buffers and checks memory itself
+        for (final String cap : List.of("org.bytedeco.javacpp.maxBytes", "org.bytedeco.javacpp.maxPhysicalBytes")) {
+            if (System.getProperty(cap) == null) {
+                System.setProperty(cap, "0");
+            }
+        }
         try {
             // all of a library's files in the cache before the first load, so the dynamic linker finds libtorch_cpu
             // beside libtorch and never a system copy of another version
