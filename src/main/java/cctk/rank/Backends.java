@@ -83,7 +83,8 @@ public final class Backends implements RankMain.BackendRun {
                     NcclConfig.DEFAULT.devices(), NcclConfig.DEFAULT.timing()), deadline, env));
         }
         throw new CctkException(ExitCode.ENVIRONMENT, "backend '" + backend + "' is not available in this build of"
-                + " cctk; the backends it has are: tcp, tcp-flat, gloo and nccl (or the name nccl.backend_name gives it).");
+                + " cctk; the backends it has are: tcp, tcp-flat, gloo and nccl (or the name nccl.backend_name gives"
+                + " it).");
     }
 
     /**
