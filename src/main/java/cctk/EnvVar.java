@@ -74,6 +74,8 @@ public enum EnvVar {
     CCTK_NCCL_ALLTOALL,
     /** Where JavaCPP unpacks its native libraries, instead of a directory under the job's temporary directory. */
     CCTK_JAVACPP_CACHE,
+    /** The gloo backend's module (cctk-gloo.jar and lib/), instead of gloo/ beside cctk.jar. */
+    CCTK_GLOO_DIR,
 
     /** The temporary directory, for JavaCPP's cache when Slurm gives none. */
     TMPDIR,

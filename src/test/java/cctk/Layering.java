@@ -8,12 +8,15 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Locations;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
 import java.net.ServerSocket;
 import java.nio.channels.AsynchronousServerSocketChannel;
 import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -64,6 +67,8 @@ final class Layering {
         new Layer("coll", "cctk.coll", "comm"),
         new Layer("tcp", "cctk.comm.tcp", "comm", "base"),
         new Layer("nccl", "cctk.comm.nccl", "comm", "base"),
+        // the gloo module (src/gloo/java, target/gloo-classes): only cctk.comm's interfaces and the base package
+        new Layer("gloo", "cctk.comm.gloo", "comm", "base"),
         new Layer("shm", "cctk.comm.shm", "comm", "base"),
         // the rendezvous store: its server, client, frames and the HMAC join; a Store of comm's, beneath the rank
         new Layer("store", "cctk.store", "comm", "base"),
@@ -84,10 +89,17 @@ final class Layering {
     private Layering() {
     }
 
-    /** The product's classes, tests left out. */
+    /** Where the build compiles the gloo module (src/gloo/java), apart from cctk.jar's classes. */
+    static final Path GLOO_CLASSES = Path.of("target", "gloo-classes");
+
+    /** The product's classes, tests left out, the gloo module's included where it was built. */
     static JavaClasses product() {
+        final Set<Location> where = new LinkedHashSet<>(Locations.ofPackage("cctk"));
+        if (Files.isDirectory(GLOO_CLASSES)) {
+            where.add(Location.of(GLOO_CLASSES));
+        }
         return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("cctk");
+            .importLocations(where);
     }
 
     /** The classes under these directories (roots of package trees, such as target/classes). */
@@ -100,7 +112,9 @@ final class Layering {
         final List<ArchRule> rules = new ArrayList<>();
         rules.add(everyPackageInALayer());
         rules.add(layers());
-        rules.add(confined("org.bytedeco..", "the JavaCPP bindings of CUDA and NCCL", "cctk.comm.nccl"));
+        rules.add(confined("org.bytedeco..", "JavaCPP's bindings of CUDA, NCCL and PyTorch", "cctk.comm.nccl",
+            "cctk.comm.gloo"));
+        rules.add(confined("org.bytedeco.pytorch..", "PyTorch's Gloo, in the gloo module", "cctk.comm.gloo"));
         rules.add(confined("org.yaml.snakeyaml..", "the job spec's YAML", "cctk.spec"));
         rules.add(confined("org.knowm.xchart..", "the report's plots", "cctk.report"));
         rules.add(confined("picocli..", "the command line", "cctk.cli"));
@@ -132,7 +146,9 @@ final class Layering {
     }
 
     private static ArchRule layers() {
-        LayeredArchitecture arch = layeredArchitecture().consideringOnlyDependenciesInLayers();
+        // optional: the gloo module's classes are there only where it was built
+        LayeredArchitecture arch = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .withOptionalLayers(true);
         for (final Layer l : LAYERS) {
             arch = arch.layer(l.name()).definedBy(l.pkg());
         }

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,12 +40,13 @@ class LayeringTest {
 
     @Test
     void theLayersCoverThePackagesOfTheSourceTree() throws IOException {
-        final Path root = Path.of("src", "main", "java");
-        final Set<String> packages;
-        try (Stream<Path> files = Files.walk(root.resolve("cctk"))) {
-            packages = files.filter(f -> f.toString().endsWith(".java"))
-                .map(f -> root.relativize(f.getParent()).toString().replace(File.separatorChar, '.'))
-                .collect(Collectors.toCollection(TreeSet::new));
+        final Set<String> packages = new TreeSet<>();
+        for (final Path root : new Path[] {Path.of("src", "main", "java"), Path.of("src", "gloo", "java")}) {
+            try (Stream<Path> files = Files.walk(root.resolve("cctk"))) {
+                files.filter(f -> f.toString().endsWith(".java"))
+                    .map(f -> root.relativize(f.getParent()).toString().replace(File.separatorChar, '.'))
+                    .forEach(packages::add);
+            }
         }
         assertThat(Layering.LAYERS.stream().map(Layering.Layer::pkg)).containsExactlyInAnyOrderElementsOf(packages);
     }
@@ -73,10 +73,11 @@ class LayeringTest {
         noClasses().that().resideInAPackage("cctk.comm..")
             .and().doNotHaveFullyQualifiedName(cctk.comm.Tuning.class.getName())
             .and().doNotHaveFullyQualifiedName("cctk.comm.nccl.NcclLibraries")
+            .and().doNotHaveFullyQualifiedName("cctk.comm.gloo.GlooModule")
             .should().callMethod(System.class, "getProperty", String.class)
             .orShould().callMethod(System.class, "getProperty", String.class, String.class)
-            .because("the communicators read system properties only through cctk.comm.Tuning (NcclLibraries reads"
-                + " JavaCPP's own)")
+            .because("the communicators read system properties only through cctk.comm.Tuning (NcclLibraries and"
+                + " GlooModule read JavaCPP's own)")
             .check(classes);
     }
 }

@@ -21,7 +21,7 @@ final class Candidates {
     static final class Backends implements Iterable<String> {
         @Override
         public Iterator<String> iterator() {
-            return List.of("tcp", "tcp-flat", "nccl").iterator();
+            return List.of("tcp", "tcp-flat", "gloo", "nccl").iterator();
         }
     }
 

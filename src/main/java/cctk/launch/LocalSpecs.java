@@ -35,7 +35,7 @@ public final class LocalSpecs {
     /** The job name of a run from flags; its results go to {@code results/run} unless {@code --output} says. */
     public static final String JOB_NAME = "run";
     /** The backends a run from flags may name. */
-    public static final List<String> BACKENDS = List.of("tcp", "tcp-flat", "nccl");
+    public static final List<String> BACKENDS = List.of("tcp", "tcp-flat", "gloo", "nccl");
 
     /**
      * What the flags say; null or empty means the spec's default.

@@ -7,9 +7,11 @@ import cctk.ExitCode;
 import cctk.bench.Harness;
 import cctk.bench.RunContext;
 import cctk.bench.SweepResult;
+import cctk.comm.BackendModule;
 import cctk.comm.Communicator;
 import cctk.comm.Store;
 import cctk.comm.nccl.NcclConfig;
+import cctk.comm.nccl.NcclLibraries;
 import cctk.comm.nccl.NcclSetup;
 import cctk.spec.JobSpec;
 import cctk.spec.TcpSettings;
@@ -22,6 +24,9 @@ import java.util.List;
  * <b>Note:</b> threadsafe (immutable).
  */
 public final class Backends implements RankMain.BackendRun {
+
+    /** The backend on PyTorch's c10d Gloo, in a module of its own ({@link Modules}). */
+    static final String GLOO = "gloo";
 
     private final Environment env;
 
@@ -39,14 +44,16 @@ public final class Backends implements RankMain.BackendRun {
             return new NcclBackendRun(env).run(backend, id, store, spec, context);
         }
         final Duration deadline = Duration.ofSeconds(spec.benchmark().timeoutSeconds());
+        final boolean gloo = GLOO.equals(backend);
         final SweepResult result;
-        try (Communicator comm = connect(backend, id, store, spec.resources().nics(), deadline, spec.tcp())) {
+        try (Communicator comm = gloo ? gloo(id, store, spec.resources().nics(), context, deadline)
+                : connect(backend, id, store, spec.resources().nics(), deadline, spec.tcp())) {
             result = new Harness(comm, store, spec, context).sweep();
         }
         // every rank has closed: nobody reads the backend's keys (endpoints, hosts, shared-memory cards) any more
         store.barrier("closed/" + backend);
         if (id.rank() == 0) {
-            store.drop(CpuTransports.prefix(backend, id.worldSize()));
+            store.drop(gloo ? glooPrefix(id) : CpuTransports.prefix(backend, id.worldSize()));
         }
         return result;
     }
@@ -76,7 +83,24 @@ public final class Backends implements RankMain.BackendRun {
                     NcclConfig.DEFAULT.devices(), NcclConfig.DEFAULT.timing()), deadline, env));
         }
         throw new CctkException(ExitCode.ENVIRONMENT, "backend '" + backend + "' is not available in this build of"
-                + " cctk; the backends it has are: tcp, tcp-flat, and nccl (or the name nccl.backend_name gives it).");
+                + " cctk; the backends it has are: tcp, tcp-flat, gloo and nccl (or the name nccl.backend_name gives"
+                + " it).");
+    }
+
+    /**
+     * Loads the gloo module (only now: its libraries are large) and connects its communicator: Gloo on the spec's
+     * NICs, or on loopback when every rank is on this host; its rendezvous file in the output directory.
+     */
+    private Communicator gloo(final RankIdentity id, final Store store, final List<String> nics,
+                              final RunContext context, final Duration deadline) {
+        final BackendModule module = Modules.gloo(env);
+        final String host = id.nodes().size() <= 1 ? "127.0.0.1" : Rendezvous.localHostName(env);
+        return module.connect(new BackendModule.Request(id.rank(), id.worldSize(), store, glooPrefix(id), nics,
+                host, context.outputDir(), NcclLibraries.cacheDir(env), deadline));
+    }
+
+    private static String glooPrefix(final RankIdentity id) {
+        return GLOO + "/w" + id.worldSize() + "/";
     }
 
     /** The nccl communicator's configuration: the spec's part, and the environment's all-to-all choice. */

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 final class BenchmarkBuilder {
 
     /** {@code tcp}: the CPU backend as the {@code tcp:} section says; {@code tcp-flat}: TCP between every pair. */
-    static final List<String> BACKENDS = List.of("tcp", "tcp-flat", "nccl");
+    static final List<String> BACKENDS = List.of("tcp", "tcp-flat", "gloo", "nccl");
     private static final Pattern DURATION = Pattern.compile("([1-9][0-9]{0,6})(s|m|h)");
     private static final int MAX_TIMEOUT = 86_400;
     private static final int MAX_JIT_WARMUP = 600;

@@ -25,7 +25,7 @@ final class SpecBuilder {
     private static final Pattern MODULE = Pattern.compile("[A-Za-z0-9._/+@-]+");
     /** The CCTK_ variables a spec's env may set: the user's switches; the rest cctk sets itself. */
     private static final List<String> USER_CCTK = List.of(EnvVar.CCTK_NCCL_ALLTOALL.name(),
-            EnvVar.CCTK_JAVACPP_CACHE.name());
+            EnvVar.CCTK_JAVACPP_CACHE.name(), EnvVar.CCTK_GLOO_DIR.name());
     private static final String DEFAULT_TIME = "00:10:00";
 
     private SpecBuilder() {

@@ -99,7 +99,7 @@ class MainTest {
         final Result r = cctk("generate-completion");
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("complete -F", "cctk")
-            .contains("(\"tcp\" \"tcp-flat\" \"nccl\") # --backend values",
+            .contains("(\"tcp\" \"tcp-flat\" \"gloo\" \"nccl\") # --backend values",
                 "(\"all_reduce\" \"all_gather\" \"reduce_scatter\"", "(\"float32\" \"float64\" \"float16\" \"bfloat16\"",
                 "(\"sum\" \"prod\" \"min\" \"max\" \"avg\")", "(\"hello\" \"broadcast\" \"allreduce\" \"alltoall\")",
                 "(\"both\" \"true\" \"false\") # --in-place values");

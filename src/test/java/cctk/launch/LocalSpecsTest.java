@@ -68,8 +68,8 @@ class LocalSpecsTest {
             .isInstanceOf(CctkException.class).hasMessageContaining("--nproc");
         assertThatThrownBy(() -> LocalSpecs.fromFlags(flags(List.of(2), "tcp", List.of(), List.of("4XB"))))
             .isInstanceOf(CctkException.class).hasMessageStartingWith("--sizes: ").hasMessageContaining("4XB");
-        assertThatThrownBy(() -> LocalSpecs.fromFlags(flags(List.of(2), "gloo", List.of(), List.of())))
-            .hasMessageStartingWith("--backend: unknown backend 'gloo'");
+        assertThatThrownBy(() -> LocalSpecs.fromFlags(flags(List.of(2), "mpi", List.of(), List.of())))
+            .hasMessageStartingWith("--backend: unknown backend 'mpi'");
         assertThatThrownBy(() -> LocalSpecs.fromFlags(flags(List.of(2), null, List.of("allreduce"), List.of())))
             .hasMessageStartingWith("--collectives: unknown name 'allreduce'").hasMessageContaining("all_reduce");
         assertThatThrownBy(() -> LocalSpecs.fromFlags(new LocalSpecs.Flags(List.of(2), null, List.of(), List.of(),

@@ -72,7 +72,7 @@ class BadSpecTest {
             bad(RES + "cluster:\n  srun_extra: [network=x]\n", 3, "cluster.srun_extra[0]",
                 "one whole srun option"),
             bad(RES + "cluster: [a]\n", 2, "cluster", "expected a mapping"),
-            bad(RES + "benchmark:\n  backends: [gloo]\n", 3, "benchmark.backends[0]", "tcp, tcp-flat or nccl"),
+            bad(RES + "benchmark:\n  backends: [mpi]\n", 3, "benchmark.backends[0]", "tcp, tcp-flat, gloo or nccl"),
             bad(RES + "benchmark:\n  backends: [nccl]\n", 3, "benchmark.backends[0]", "needs GPUs"),
             bad(RES + "benchmark:\n  tasks: [2, 5]\n", 3, "benchmark.tasks[1]", "at most 2 tasks"),
             bad(RES + "benchmark:\n  collectives: [allreduce]\n", 3, "benchmark.collectives[0]",

@@ -60,7 +60,7 @@ class NcclSpecTest {
         "nccl:\\n  backend_name: tcp\\n| 4 | nccl.backend_name | not tcp",
         "nccl:\\n  backend_name: NCCL X\\n| 4 | nccl.backend_name | lower-case",
         "nccl:\\n  debgu: true\\n| 4 | nccl.debgu | did you mean 'debug'?",
-        "benchmark: {backends: [ncclx]}\\n| 3 | benchmark.backends[0] | tcp, tcp-flat or nccl",
+        "benchmark: {backends: [ncclx]}\\n| 3 | benchmark.backends[0] | tcp, tcp-flat, gloo or nccl",
     })
     void badValuesAreNamedWithLineAndKey(final String tail, final int line, final String key, final String text) {
         final Path file = SpecFiles.write(dir, "bad.yaml", GPU + "job: {name: t}\n" + tail.replace("\\n", "\n"));

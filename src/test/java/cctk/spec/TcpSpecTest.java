@@ -54,7 +54,7 @@ class TcpSpecTest {
         "tcp:\\n  shm: off\\n  algorithm: hierarchical\\n| 5 | tcp.algorithm | tcp.shm is off",
         "tcp:\\n  sm: off\\n| 4 | tcp.sm | did you mean 'shm'?",
         "nccl:\\n  backend_name: tcp-flat\\n| 4 | nccl.backend_name | not tcp or tcp-flat",
-        "benchmark: {backends: [tcp-flt]}\\n| 3 | benchmark.backends[0] | tcp, tcp-flat or nccl",
+        "benchmark: {backends: [tcp-flt]}\\n| 3 | benchmark.backends[0] | tcp, tcp-flat, gloo or nccl",
     })
     void badValuesAreNamedWithLineAndKey(final String tail, final int line, final String key, final String text) {
         final Path file = SpecFiles.write(dir, "bad.yaml", CPU + "job: {name: t}\n" + tail.replace("\\n", "\n"));

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Issue 28's figures for the gloo backend, all through the product and interleaved (the order of the systems turns
+# every round), ROUNDS rounds at each W of WORLDS:
+#   gloo   `cctk run --backend gloo` (PyTorch's c10d ProcessGroupGloo in the rank, the module in target/gloo)
+#   torch  bench/torch_gloo.py: Python torch.distributed on Gloo (the system's python3-torch), timed as cctk times a
+#          row (a checked call, WARMUP warm-ups, 3 loops of ITERS calls back to back after a barrier, the median loop;
+#          no re-timing: Python has no JIT compiler or collector pauses to re-time for)
+#   tcp    `cctk run --backend tcp` (cctk's own CPU backend: shared memory between ranks of one host)
+# gloo-module.py then prints per cell the median busbw over the rounds, gloo/torch (goal: within +-15 % at 16 and
+# 64 MiB) and tcp/gloo, and each system's max/min over the rounds. all_reduce and broadcast compare cctk's in-place
+# rows (torch.distributed's form), all_gather and alltoall the out-of-place ones.
+#
+# usage: bench/gloo-module.sh [ROUNDS]   env: JAR=target/cctk.jar GLOO_DIR=target/gloo OUT=dir WORLDS="2 4"
+#                                              SIZES=1MiB,16MiB,64MiB COLLS=all_reduce,all_gather,broadcast,alltoall
+# On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/gloo-module.sh 3
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/common.sh"
+ROUNDS=${1:-3}
+WORLDS=${WORLDS:-"2 4"}
+SIZES=${SIZES:-1MiB,16MiB,64MiB}
+COLLS=${COLLS:-all_reduce,all_gather,broadcast,alltoall}
+WARMUP=5 ITERS=20
+export CCTK_GLOO_DIR=${GLOO_DIR:-$ROOT/target/gloo}
+OUT=$(bench_out gloo-module)
+bench_jars "$OUT"
+[ -f "$CCTK_GLOO_DIR/cctk-gloo.jar" ] || { echo "no gloo module in $CCTK_GLOO_DIR (mvn package)" >&2; exit 2; }
+torch=$(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null) || {
+  echo "no python3-torch (apt-get install python3-torch)" >&2; exit 2; }
+bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS; torch $torch; module $CCTK_GLOO_DIR"
+: > "$OUT/runs.tsv"
+for r in $(seq 1 "$ROUNDS"); do
+  for w in $WORLDS; do
+    order=(gloo torch tcp)
+    [ $((r % 2)) -eq 0 ] && order=(tcp torch gloo)
+    echo "round $r W=$w $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg): ${order[*]}" | tee -a "$OUT/load.txt"
+    for s in "${order[@]}"; do
+      dir="$OUT/runs/$s-w$w-r$r" rc=0
+      mkdir -p "$dir"
+      t0=$(date +%s.%N)
+      case $s in
+        gloo|tcp)
+          cctk_launch "$JAR" run --backend "$s" --nproc "$w" --oversubscribe --collectives "$COLLS" --sizes "$SIZES" \
+            --in-place both --warmup "$WARMUP" --iters "$ITERS" -o "$dir" --quiet > "$dir/run.log" 2>&1 || rc=$? ;;
+        torch)
+          /usr/bin/python3 "$ROOT/bench/torch_gloo.py" -w "$w" --sizes "$SIZES" --collectives "$COLLS" \
+            --warmup "$WARMUP" --iters "$ITERS" --csv "$dir/torch.csv" > "$dir/run.log" 2>&1 || rc=$? ;;
+      esac
+      [ "$rc" -eq 0 ] || echo "  $s W=$w round $r failed (exit $rc), see $dir/run.log" >&2
+      printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$w" "$s" "$rc" "$dir" >> "$OUT/runs.tsv"
+      printf '  %-6s %6.1f s  load %s\n' "$s" "$(awk "BEGIN { print $(date +%s.%N) - $t0 }")" \
+        "$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/load.txt"
+    done
+  done
+done
+python3 "$ROOT/bench/gloo-module.py" "$OUT" | tee "$OUT/gloo-module.md"

@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""PyTorch's torch.distributed on Gloo, timed the way cctk's product times a row, for bench/gloo-module.sh.
+
+Starts W processes on this machine (torch.multiprocessing, a FileStore in a private temporary directory, Gloo on
+127.0.0.1), and for every collective and size: one call checked against known values on every rank, WARMUP untimed
+calls, then REPEATS timed loops of ITERS calls back to back after a barrier (as cctk and nccl-tests time them). A loop's
+time is the slowest rank's mean per call; the row reports the median of the loops and their spread
+((slowest - fastest) / median). cctk also re-times a loop during which its JIT compiler or collector ran; Python has
+neither, so nothing is re-timed here.
+
+Sizes and bandwidths as nccl-tests and cctk define them: all_reduce and broadcast: size = bytes per rank; all_gather:
+size = total output bytes; alltoall: size = bytes each rank sends; busbw = algbw x (all_reduce 2(W-1)/W, all_gather and
+alltoall (W-1)/W, broadcast 1). float32, sum, out of place where the call has two buffers (all_gather, alltoall) and in
+place where it has one (all_reduce, broadcast: torch.distributed's own form).
+
+usage: bench/torch_gloo.py -w W --sizes 1MiB,16MiB --collectives all_reduce,all_gather,broadcast,alltoall --csv F
+"""
+import argparse
+import csv
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+FACTOR = {"all_reduce": lambda w: 2 * (w - 1) / w, "all_gather": lambda w: (w - 1) / w,
+          "alltoall": lambda w: (w - 1) / w, "broadcast": lambda w: 1.0}
+
+
+def parse_size(s):
+    units = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+    for u, m in units.items():
+        if s.endswith(u):
+            return int(s[:-len(u)]) * m
+    return int(s)
+
+
+def setup(coll, size, w, rank):
+    """(call, check) for one cell: call() runs the collective once, check() verifies the first call's result."""
+    n = size // 4
+    if coll == "all_reduce":
+        buf = torch.full((n,), float(rank + 1), dtype=torch.float32)
+        return lambda: dist.all_reduce(buf), lambda: bool(torch.all(buf == w * (w + 1) / 2)), buf
+    if coll == "broadcast":
+        buf = torch.full((n,), 7.0 if rank == 0 else 0.0, dtype=torch.float32)
+        return lambda: dist.broadcast(buf, 0), lambda: bool(torch.all(buf == 7)), buf
+    if coll == "all_gather":
+        part = torch.full((n // w,), float(rank + 1), dtype=torch.float32)
+        out = torch.empty(n // w * w, dtype=torch.float32)
+        if hasattr(dist, "all_gather_into_tensor"):
+            def call():
+                dist.all_gather_into_tensor(out, part)
+        else:  # PyTorch 1.13: the list form into views of one tensor
+            views = list(out.chunk(w))
+
+            def call():
+                dist.all_gather(views, part)
+        expect = torch.arange(1, w + 1, dtype=torch.float32).repeat_interleave(n // w)
+        return call, lambda: bool(torch.equal(out, expect)), out
+    if coll == "alltoall":
+        src = torch.full((n // w * w,), float(rank + 1), dtype=torch.float32)
+        out = torch.empty(n // w * w, dtype=torch.float32)
+
+        def call():
+            dist.all_to_all_single(out, src)
+        expect = torch.arange(1, w + 1, dtype=torch.float32).repeat_interleave(n // w)
+        return call, lambda: bool(torch.equal(out, expect)), out
+    raise SystemExit("unknown collective " + coll)
+
+
+def worker(rank, w, store_file, args, queue):
+    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    dist.init_process_group("gloo", init_method="file://" + store_file, rank=rank, world_size=w)
+    for coll in args.collectives.split(","):
+        for s in args.sizes.split(","):
+            size = parse_size(s)
+            call, check, _ = setup(coll, size, w, rank)
+            call()
+            ok = check()
+            for _ in range(args.warmup):
+                call()
+            loops = []
+            for _ in range(args.repeats):
+                dist.barrier()
+                t0 = time.perf_counter()
+                for _ in range(args.iters):
+                    call()
+                loops.append((time.perf_counter() - t0) / args.iters)
+            queue.put((rank, coll, size, ok, loops))
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("-w", type=int, required=True)
+    p.add_argument("--sizes", default="1MiB,16MiB,64MiB")
+    p.add_argument("--collectives", default="all_reduce,all_gather,broadcast,alltoall")
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--iters", type=int, default=20)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--csv", required=True)
+    args = p.parse_args()
+    w = args.w
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    with tempfile.TemporaryDirectory(prefix="torch-gloo-") as tmp:
+        store = os.path.join(tmp, "store")
+        procs = [ctx.Process(target=worker, args=(r, w, store, args, queue)) for r in range(w)]
+        for pr in procs:
+            pr.start()
+        cells = len(args.collectives.split(",")) * len(args.sizes.split(","))
+        got = {}
+        for _ in range(cells * w):
+            rank, coll, size, ok, loops = queue.get(timeout=1800)
+            got.setdefault((coll, size), []).append((rank, ok, loops))
+        for pr in procs:
+            pr.join(600)
+            if pr.exitcode != 0:
+                raise SystemExit(f"a rank exited with {pr.exitcode}")
+    with open(args.csv, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["system", "world_size", "collective", "size_bytes", "time_us", "algbw_gbps", "busbw_gbps",
+                      "wrong", "repeats", "spread_pct", "torch"])
+        for (coll, size), ranks in sorted(got.items()):
+            per_loop = [max(r[2][i] for r in ranks) for i in range(args.repeats)]
+            t = statistics.median(per_loop)
+            algbw = size / t / 1e9
+            out.writerow(["torch-gloo", w, coll, size, f"{t * 1e6:.2f}", f"{algbw:.4g}",
+                          f"{algbw * FACTOR[coll](w):.4g}", sum(0 if r[1] else 1 for r in ranks), args.repeats,
+                          f"{(max(per_loop) - min(per_loop)) / t * 100:.1f}", torch.__version__])
+    print(f"torch {torch.__version__}: {len(got)} cells written to {args.csv}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

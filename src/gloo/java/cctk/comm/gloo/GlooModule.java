@@ -1,0 +1,168 @@
+package cctk.comm.gloo;
+
+import cctk.CctkException;
+import cctk.OwnerFiles;
+import cctk.comm.BackendModule;
+import cctk.comm.Communicator;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import org.bytedeco.javacpp.Loader;
+import org.bytedeco.javacpp.chrono.Milliseconds;
+import org.bytedeco.pytorch.FileStore;
+import org.bytedeco.pytorch.GlooDeviceVector;
+import org.bytedeco.pytorch.ProcessGroupGloo;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * The gloo backend's module: unpacks PyTorch's native libraries into the node-local cache before anything loads
+ * them, loads libtorch, and connects a c10d ProcessGroupGloo. Its rendezvous is a c10d FileStore in an owner-only
+ * directory of the job's (shared) output file system, whose name rank 0 makes at random and passes to the others
+ * through cctk's authenticated store: nobody else can read or write it. Gloo's own connections between the ranks
+ * (its TCP pairs, on the NICs the spec names) carry no proof that a peer belongs to the job.
+ */
+public final class GlooModule implements BackendModule {
+
+    private static final String CACHE_PROPERTY = "org.bytedeco.javacpp.cachedir";
+
+    @Override
+    public String backend() {
+        return "gloo";
+    }
+
+    @Override
+    public String libraries() {
+        final String preset = version("pytorch");
+        return "PyTorch " + preset.substring(0, Math.max(0, preset.lastIndexOf('-'))) + " c10d ProcessGroupGloo"
+                + " (JavaCPP preset " + preset + ", JavaCPP " + version("javacpp") + ")";
+    }
+
+    /** A JavaCPP artifact's version from its jar's Maven properties, or "?". */
+    private static String version(final String artifact) {
+        try {
+            final String v = Loader.getVersion("org.bytedeco", artifact);
+            return v == null ? "?" : v;
+        } catch (final IOException e) {
+            return "?";
+        }
+    }
+
+    @Override
+    public Communicator connect(final Request request) {
+        load(request.nativeCache());
+        final Path file = storeFile(request);
+        final FileStore store = new FileStore(file.toString(), request.size());
+        // the process group holds the store from here on; Java must never free it under it
+        store.retainReference();
+        store.setTimeout(new Milliseconds(request.deadline().toMillis()));
+        final ProcessGroupGloo.Options options = ProcessGroupGloo.Options.create(
+                new Milliseconds(request.deadline().toMillis()));
+        final GlooDeviceVector devices = new GlooDeviceVector();
+        final String carriers;
+        try {
+            if (request.nics().isEmpty()) {
+                devices.push_back(ProcessGroupGloo.createDeviceForHostname(request.host()));
+                carriers = "gloo over tcp to " + request.host();
+            } else {
+                for (final String nic : request.nics()) {
+                    devices.push_back(ProcessGroupGloo.createDeviceForInterface(nic));
+                }
+                carriers = "gloo over tcp on " + String.join(",", request.nics());
+            }
+            options.devices(devices);
+            final ProcessGroupGloo group = new ProcessGroupGloo(store, request.rank(), request.size(), options);
+            group.retainReference();
+            request.store().barrier(request.keyPrefix() + "connected");
+            return new GlooCommunicator(group, request.rank(), request.size(), request.deadline(),
+                    carriers + "; " + libraries(), () -> {
+                        if (request.rank() == 0) {
+                            quietDelete(file);
+                        }
+                    });
+        } catch (final RuntimeException e) {
+            if (e instanceof CctkException c) {
+                throw c;
+            }
+            throw CctkException.environment("rank " + request.rank() + " could not connect Gloo's process group of "
+                    + request.size() + " ranks (" + (request.nics().isEmpty() ? "host " + request.host()
+                    : "NICs " + request.nics()) + "): " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    /** Unpacks libtorch and its neighbours into the node-local cache, then loads them: never half from elsewhere. */
+    private static void load(final Path cache) {
+        try {
+            OwnerFiles.directory(cache);
+        } catch (final IOException e) {
+            throw CctkException.environment("the gloo backend could not make its native-library cache " + cache + ": "
+                    + e.getMessage() + " (set CCTK_JAVACPP_CACHE to an owner-only local directory).", e);
+        }
+        if (System.getProperty(CACHE_PROPERTY) == null) {
+            System.setProperty(CACHE_PROPERTY, cache.toString());
+        }
+        // JavaCPP caps what it allocates at the JVM's heap size by default (a rank's heap is small: its buffers and
+        // libtorch's memory are native); cctk sizes the buffers and checks memory itself
+        for (final String cap : List.of("org.bytedeco.javacpp.maxBytes", "org.bytedeco.javacpp.maxPhysicalBytes")) {
+            if (System.getProperty(cap) == null) {
+                System.setProperty(cap, "0");
+            }
+        }
+        try {
+            // all of a library's files in the cache before the first load, so the dynamic linker finds libtorch_cpu
+            // beside libtorch and never a system copy of another version
+            for (final String preset : List.of("javacpp", "openblas", "pytorch")) {
+                Loader.cacheResources("/org/bytedeco/" + preset + "/" + Loader.getPlatform() + "/");
+            }
+            Loader.load(torch.class);
+        } catch (final IOException | UnsatisfiedLinkError | RuntimeException e) {
+            throw CctkException.environment("the gloo backend could not load PyTorch's libraries from "
+                    + System.getProperty(CACHE_PROPERTY) + ": " + e, e);
+        }
+    }
+
+    /** The FileStore's path: rank 0 picks it at random in an owner-only directory and tells the others. */
+    private static Path storeFile(final Request r) {
+        final String key = r.keyPrefix() + "filestore";
+        if (r.rank() == 0) {
+            final byte[] name = new byte[16];
+            new SecureRandom().nextBytes(name);
+            final Path file;
+            try {
+                file = OwnerFiles.subdirectory(r.sharedDir(), ".gloo").resolve("store-"
+                        + HexFormat.of().formatHex(name));
+            } catch (final IOException e) {
+                throw CctkException.environment("the gloo backend could not make its rendezvous directory in "
+                        + r.sharedDir() + ": " + e.getMessage(), e);
+            }
+            r.store().set(key, file.toString().getBytes(StandardCharsets.UTF_8));
+            return file;
+        }
+        final Path file = Path.of(new String(r.store().get(key), StandardCharsets.UTF_8));
+        if (!Files.isDirectory(file.getParent())) {
+            throw CctkException.environment("rank " + r.rank() + " cannot see Gloo's rendezvous directory "
+                    + file.getParent() + " that rank 0 made: the gloo backend needs the job's output directory on a"
+                    + " file system every node shares.");
+        }
+        return file;
+    }
+
+    private static void quietDelete(final Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (final IOException e) {
+            // the store's file stays; the directory is owner-only
+        }
+    }
+
+    private static String firstLine(final String s) {
+        if (s == null) {
+            return "(no message)";
+        }
+        final int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

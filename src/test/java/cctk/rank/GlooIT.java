@@ -1,0 +1,118 @@
+package cctk.rank;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.CsvRows;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gloo backend through the product: `cctk run` of a spec with backends [tcp, gloo], two rank processes on this
+ * machine, PyTorch's real libtorch and Gloo loaded from the module `mvn package` builds (target/gloo). Every
+ * collective in and out of place, three element types and two operators; every measured row checked, the rows Gloo
+ * cannot run skipped with their reason.
+ */
+@Tag("slow")
+@Timeout(600)
+class GlooIT {
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void moduleBuilt() {
+        final Path module = Modules.glooDir(cctk.Environment.process());
+        if (!Files.isRegularFile(module.resolve("cctk-gloo.jar"))) {
+            final String why = "the gloo module is not built in " + module + " (mvn package without "
+                    + "-Dcctk.gloo.skip=true builds it)";
+            System.out.println("!!! SKIPPED, NOT PASSED: " + why);
+            org.junit.jupiter.api.Assumptions.abort("SKIPPED, NOT PASSED: " + why);
+        }
+    }
+
+    private static List<String> cctk(final String... args) {
+        final List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", System.getProperty("java.class.path"), "cctk.cli.Main"));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    @Test
+    void tcpAndGlooInOneRunEveryRowChecked() throws Exception {
+        final Path results = dir.resolve("results");
+        final Path spec = dir.resolve("gloo.yaml");
+        Files.writeString(spec, """
+                job: {name: gloo, output_dir: %s}
+                resources: {nodes: 1, tasks_per_node: 2}
+                benchmark:
+                  tasks: [2]
+                  backends: [tcp, gloo]
+                  sizes: [4KiB, 256KiB]
+                  dtypes: [float32, int32, bfloat16]
+                  ops: [sum, avg]
+                  warmup: 1
+                  iters: 3
+                  repeats: 1
+                  jit_warmup: 0
+                """.formatted(results), StandardCharsets.UTF_8);
+        final Path log = dir.resolve("run.log");
+        final Process run = new ProcessBuilder(cctk("run", spec.toString())).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        final boolean ended = run.waitFor(540, TimeUnit.SECONDS);
+        run.destroyForcibly();
+        final String out = Files.readString(log);
+        assertThat(ended).as(out).isTrue();
+        assertThat(run.exitValue()).as(out).isZero();
+
+        final List<Map<String, String>> rows = new ArrayList<>();
+        try (Stream<Path> files = Files.list(results)) {
+            for (final Path csv : files.filter(p -> p.toString().endsWith(".csv")).sorted().toList()) {
+                rows.addAll(CsvRows.of(csv));
+            }
+        }
+        final List<Map<String, String>> gloo = rows.stream().filter(r -> "gloo".equals(r.get("backend"))).toList();
+        final List<Map<String, String>> tcp = rows.stream().filter(r -> "tcp".equals(r.get("backend"))).toList();
+        assertThat(tcp).as("tcp rows").isNotEmpty();
+        assertThat(gloo).as("gloo rows beside tcp's").hasSameSizeAs(tcp);
+        for (final String coll : List.of("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
+                "alltoall", "alltoallv", "sendrecv")) {
+            assertThat(gloo).as("%s measured on gloo", coll).anySatisfy(r -> {
+                assertThat(r.get("collective")).isEqualTo(coll);
+                assertThat(r.get("time_us")).isNotEmpty();
+            });
+        }
+        for (final Map<String, String> r : gloo) {
+            if (r.get("time_us").isEmpty()) {
+                assertThat(r.get("skipped")).as(CsvRows.show(r)).isNotEmpty();
+            } else if (!"barrier".equals(r.get("collective"))) {
+                assertThat(r.get("wrong")).as(CsvRows.show(r)).isEqualTo("0");
+            }
+        }
+        // Gloo's AVG takes floating types only: int32 avg is skipped, bfloat16 avg measured
+        assertThat(gloo).anySatisfy(r -> {
+            assertThat(r.get("dtype") + r.get("op")).isEqualTo("int32avg");
+            assertThat(r.get("skipped")).contains("Gloo's AVG");
+        });
+        assertThat(gloo).anySatisfy(r -> {
+            assertThat(r.get("dtype") + r.get("op") + r.get("collective")).isEqualTo("bfloat16avgall_reduce");
+            assertThat(r.get("time_us")).isNotEmpty();
+        });
+        try (Stream<Path> files = Files.list(results)) {
+            final Path txt = files.filter(p -> p.getFileName().toString().matches("profile_gloo_world2_.*\\.txt"))
+                    .findFirst().orElseThrow();
+            assertThat(Files.readString(txt)).as("the library that ran, in the header")
+                    .containsPattern("# Rank 1 .*PyTorch 2\\.\\d+\\.\\d+ c10d ProcessGroupGloo");
+        }
+    }
+}
