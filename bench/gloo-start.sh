@@ -44,7 +44,7 @@ for t in $(seq 1 "$TRIES"); do
   t0=$(date +%s.%N)
   rc=0
   CCTK_JAVACPP_CACHE=$cache W=4 one gloo "$dir" || rc=$?
-  crash=$(grep -lE "SIGSEGV|SIGABRT|fatal error|hs_err" "$dir/run.log" 2>/dev/null | wc -l)
+  crash=$(grep -cE "SIGSEGV|SIGABRT|fatal error|hs_err" "$dir/run.log" || true)
   [ "$rc" -eq 0 ] && [ "$crash" -eq 0 ] || bad=$((bad + 1))
   printf 'first start %2s: 4 ranks, empty cache: %5.1f s, exit %s%s\n' "$t" \
     "$(awk "BEGIN { print $(date +%s.%N) - $t0 }")" "$rc" "$([ "$crash" -eq 0 ] || echo ', CRASHED')" \
