@@ -23,6 +23,7 @@ import java.util.function.IntFunction;
  * shm communicator; across nodes, alltoallv and sendrecv run on a flat communicator of all ranks (every pair, the
  * node's own pairs included, over that backend), or are not offered when there is none ({@link #unsupported}).
  * Buffers come from the node's shm communicator.
+ * {@link HostCommunicator} checks the arguments against the whole group; each level checks its buffers.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
 public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer> {

@@ -20,6 +20,8 @@ import java.nio.file.Path;
  * has mapped them, and a buffer's segment goes when {@link #free} (or close) frees it; {@link #cleanStale} removes
  * what killed jobs left. Buffers of other backends work too, copied through shared staging memory. Buffers hold
  * little-endian elements; offsets must be multiples of the element size.
+ * {@link HostCommunicator} checks the arguments and frames each collective (staging through {@link Staging}, a
+ * failure that breaks the group kept for every later call); the bodies here only move bytes.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
 public final class ShmCommunicator extends HostCommunicator<ShmBuffer> {

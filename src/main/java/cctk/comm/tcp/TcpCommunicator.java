@@ -16,6 +16,7 @@ import cctk.comm.Tuning;
  * ranks, all-gather and small all-reduce talk to every peer directly; beyond, they run rings, so that only
  * all-to-all needs every peer. Runs on its own buffers and on other backends' host memory ({@link HostViews}).
  * Buffers hold little-endian elements; offsets of buffers must be multiples of the element size.
+ * {@link HostCommunicator} checks the arguments and frames each collective; the bodies here only move bytes.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
 public final class TcpCommunicator extends HostCommunicator<TcpBuffer> {
