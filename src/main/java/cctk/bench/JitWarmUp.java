@@ -168,7 +168,7 @@ final class JitWarmUp {
         final Layout l = coll.layout(bytes, p.type(), group);
         // what the sweep refuses (Communicator.unsupported) is not run here either: on nccl it may be invalid
         if (l.sizeBytes() == 0 || !buffers.fits(bytes) || inPlace && !coll.hasInPlace()
-                || comm.unsupported(coll.type().specName(), p.type(), p.op(), inPlace) != null) {
+                || comm.unsupported(coll.type(), p.type(), p.op(), inPlace) != null) {
             return null;
         }
         final CommBuffer[] bufs = buffers.slices(l, inPlace);

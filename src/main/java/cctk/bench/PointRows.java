@@ -92,7 +92,7 @@ final class PointRows {
     private static Result skipReason(final Collective coll, final Case c, final boolean inPlace, final RowKey row,
                                      final long requested, final Communicator comm, final SweepBuffers buffers,
                                      final Run run) {
-        final String unsupported = comm.unsupported(coll.type().specName(), c.type(), c.op(), inPlace);
+        final String unsupported = comm.unsupported(coll.type(), c.type(), c.op(), inPlace);
         if (unsupported != null) {
             return row.skipped(run, inPlace, unsupported);
         }

@@ -23,7 +23,7 @@ final class TrafficMatrix {
      * 512 MiB).
      */
     static double[][] weights(final cctk.spec.JobSpec spec, final int world) {
-        if (!spec.benchmark().collectives().contains(cctk.coll.CollectiveType.ALLTOALLV)) {
+        if (!spec.benchmark().collectives().contains(cctk.comm.CollectiveType.ALLTOALLV)) {
             return null;
         }
         final cctk.spec.Benchmark.Imbalance im = spec.benchmark().alltoallv();

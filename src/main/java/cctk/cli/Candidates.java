@@ -1,6 +1,6 @@
 package cctk.cli;
 
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import java.util.Arrays;

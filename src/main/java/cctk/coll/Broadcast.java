@@ -1,5 +1,6 @@
 package cctk.coll;
 
+import cctk.comm.CollectiveType;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;

@@ -1,5 +1,6 @@
 package cctk.coll;
 
+import cctk.comm.CollectiveType;
 import java.util.EnumMap;
 import java.util.Map;
 

@@ -65,10 +65,11 @@ public interface Communicator extends AutoCloseable {
     void sendRecv(CommBuffer send, int sendPeer, CommBuffer recv, int recvPeer, long count, DType type);
 
     /**
-     * Why this backend cannot run {@code collective} (its spec name) with this type, operator (null where there is
+     * Why this backend cannot run {@code collective} with this type, operator (null where there is
      * none) and placement here, for the result row's skip reason; null when it can. Every rank must answer alike.
      */
-    default String unsupported(final String collective, final DType type, final ReduceOp op, final boolean inPlace) {
+    default String unsupported(final CollectiveType collective, final DType type, final ReduceOp op,
+                               final boolean inPlace) {
         return null;
     }
 

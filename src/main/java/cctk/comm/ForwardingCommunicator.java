@@ -91,7 +91,8 @@ public abstract class ForwardingCommunicator implements Communicator {
     }
 
     @Override
-    public String unsupported(final String collective, final DType type, final ReduceOp op, final boolean inPlace) {
+    public String unsupported(final CollectiveType collective, final DType type, final ReduceOp op,
+                              final boolean inPlace) {
         return delegate.unsupported(collective, type, op, inPlace);
     }
 

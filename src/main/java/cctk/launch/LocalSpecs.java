@@ -3,7 +3,7 @@ package cctk.launch;
 import cctk.CctkException;
 import cctk.Printable;
 import cctk.OwnerFiles;
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;

@@ -1,6 +1,6 @@
 package cctk.spec;
 
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.results.Numbers;

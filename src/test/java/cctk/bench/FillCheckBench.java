@@ -3,7 +3,7 @@ package cctk.bench;
 import cctk.coll.Case;
 import cctk.coll.CasePattern;
 import cctk.coll.Collective;
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.coll.Collectives;
 import cctk.coll.Elements;
 import cctk.coll.Group;

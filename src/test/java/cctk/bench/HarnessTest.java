@@ -7,7 +7,7 @@ import cctk.CctkException;
 import cctk.CsvRows;
 import cctk.ExitCode;
 import cctk.bench.fixture.ThreadCommunicator;
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import cctk.bench.fixture.ThreadCommunicator;
 import cctk.coll.Case;
 import cctk.coll.Collective;
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.coll.Collectives;
 import cctk.coll.Group;
 import cctk.coll.Layout;

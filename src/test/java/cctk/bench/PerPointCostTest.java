@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import cctk.ExitCode;
 import cctk.bench.fixture.CountingCommunicator;
 import cctk.bench.fixture.ThreadCommunicator;
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.store.StoreClient;

@@ -68,7 +68,7 @@ class RowRepeatsTest {
 
     @Test
     void aQuickLoopRunsMoreIterationsToFillItsWindowAndSaysSo() {
-        final cctk.spec.Benchmark b = HarnessTest.bench(java.util.List.of(cctk.coll.CollectiveType.ALL_REDUCE),
+        final cctk.spec.Benchmark b = HarnessTest.bench(java.util.List.of(cctk.comm.CollectiveType.ALL_REDUCE),
             java.util.List.of(cctk.comm.DType.FLOAT32), java.util.List.of(cctk.comm.ReduceOp.SUM),
             java.util.List.of(new cctk.spec.MessageSize(4, false)), 1, cctk.spec.Benchmark.InPlace.BOTH)
             .withRepeats(3, true);

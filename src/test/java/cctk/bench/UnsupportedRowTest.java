@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import cctk.CsvRows;
 import cctk.ExitCode;
 import cctk.bench.fixture.ThreadCommunicator;
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
@@ -87,7 +87,7 @@ class UnsupportedRowTest {
 
             @Override
             public void allToAll(final CommBuffer s, final CommBuffer r, final long n, final DType t) {
-                refuse("alltoall", s, r, t);
+                refuse(CollectiveType.ALLTOALL, s, r, t);
                 c.allToAll(s, r, n, t);
             }
 
@@ -100,20 +100,21 @@ class UnsupportedRowTest {
             @Override
             public void sendRecv(final CommBuffer s, final int sp, final CommBuffer r, final int rp, final long n,
                                  final DType t) {
-                refuse("sendrecv", s, r, t);
+                refuse(CollectiveType.SENDRECV, s, r, t);
                 c.sendRecv(s, sp, r, rp, n, t);
             }
 
             /** What a real old NCCL would not run: a call here is a variant the harness should have skipped. */
-            private void refuse(final String coll, final CommBuffer s, final CommBuffer r, final DType t) {
+            private void refuse(final CollectiveType coll, final CommBuffer s, final CommBuffer r, final DType t) {
                 final String why = unsupported(coll, t, null, s == r);
                 if (why != null) {
-                    throw new IllegalStateException(coll + " ran although unsupported: " + why);
+                    throw new IllegalStateException(coll.specName() + " ran although unsupported: " + why);
                 }
             }
 
             @Override
-            public String unsupported(final String coll, final DType t, final ReduceOp o, final boolean inPlace) {
+            public String unsupported(final CollectiveType coll, final DType t, final ReduceOp o,
+                                      final boolean inPlace) {
                 return NcclTypes.unsupported(coll, t, o, inPlace, 2804);
             }
 

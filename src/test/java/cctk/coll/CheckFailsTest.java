@@ -3,6 +3,7 @@ package cctk.coll;
 import static cctk.coll.PatternStreamTest.caseOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import org.junit.jupiter.api.Test;

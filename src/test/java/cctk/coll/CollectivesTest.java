@@ -3,6 +3,7 @@ package cctk.coll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package cctk.coll;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CctkException;
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;

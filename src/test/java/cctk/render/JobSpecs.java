@@ -1,6 +1,6 @@
 package cctk.render;
 
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.spec.Benchmark;

@@ -2,7 +2,7 @@ package cctk.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package cctk.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package cctk.comm.nccl;
 
 import cctk.CctkException;
 import cctk.ExitCode;
+import cctk.comm.CollectiveType;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
@@ -107,7 +108,8 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     }
 
     @Override
-    public String unsupported(final String collective, final DType type, final ReduceOp o, final boolean inPlace) {
+    public String unsupported(final CollectiveType collective, final DType type, final ReduceOp o,
+                              final boolean inPlace) {
         return NcclTypes.unsupported(collective, type, o, inPlace, ncclVersion);
     }
 
@@ -133,29 +135,29 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         return ((NcclBuffer) b).pointer();
     }
 
-    private void begin(final String name, final long count, final DType type) {
-        op = name;
+    private void begin(final CollectiveType collective, final long count, final DType type) {
+        op = collective.specName();
         opBytes = count * type.bytes();
     }
 
     @Override
     public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                           final ReduceOp o) {
-        begin("all_reduce", count, type);
+        begin(CollectiveType.ALL_REDUCE, count, type);
         launch(() -> nccl.ncclAllReduce(p(send), p(recv), count, NcclTypes.dataType(type), NcclTypes.redOp(o), comm,
                 stream));
     }
 
     @Override
     public void allGather(final CommBuffer send, final CommBuffer recv, final long sendCount, final DType type) {
-        begin("all_gather", sendCount, type);
+        begin(CollectiveType.ALL_GATHER, sendCount, type);
         launch(() -> nccl.ncclAllGather(p(send), p(recv), sendCount, NcclTypes.dataType(type), comm, stream));
     }
 
     @Override
     public void reduceScatter(final CommBuffer send, final CommBuffer recv, final long recvCount, final DType type,
                               final ReduceOp o) {
-        begin("reduce_scatter", recvCount, type);
+        begin(CollectiveType.REDUCE_SCATTER, recvCount, type);
         launch(() -> nccl.ncclReduceScatter(p(send), p(recv), recvCount, NcclTypes.dataType(type),
                 NcclTypes.redOp(o), comm, stream));
     }
@@ -163,21 +165,21 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     @Override
     public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                           final int root) {
-        begin("broadcast", count, type);
+        begin(CollectiveType.BROADCAST, count, type);
         launch(() -> nccl.ncclBroadcast(p(send), p(recv), count, NcclTypes.dataType(type), root, comm, stream));
     }
 
     @Override
     public void reduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                        final ReduceOp o, final int root) {
-        begin("reduce", count, type);
+        begin(CollectiveType.REDUCE, count, type);
         launch(() -> nccl.ncclReduce(p(send), p(recv), count, NcclTypes.dataType(type), NcclTypes.redOp(o), root,
                 comm, stream));
     }
 
     @Override
     public void allToAll(final CommBuffer send, final CommBuffer recv, final long countPerPeer, final DType type) {
-        begin("alltoall", countPerPeer * size, type);
+        begin(CollectiveType.ALLTOALL, countPerPeer * size, type);
         final int t = NcclTypes.dataType(type);
         if (allToAllCall != null) {
             launch(() -> invokeAllToAll(p(send), p(recv), countPerPeer, t));
@@ -208,7 +210,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
         for (final long c : sendCounts) {
             total += c;
         }
-        begin("alltoallv", total, type);
+        begin(CollectiveType.ALLTOALLV, total, type);
         final int t = NcclTypes.dataType(type);
         final int eb = type.bytes();
         grouped(() -> {
@@ -228,7 +230,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
     @Override
     public void sendRecv(final CommBuffer send, final int sendPeer, final CommBuffer recv, final int recvPeer,
                          final long count, final DType type) {
-        begin("sendrecv", count, type);
+        begin(CollectiveType.SENDRECV, count, type);
         final int t = NcclTypes.dataType(type);
         grouped(() -> {
             check(nccl.ncclSend(p(send), count, t, sendPeer, comm, stream));
@@ -271,7 +273,7 @@ public final class NcclCommunicator implements Communicator, IterationTimer.Sour
             barrierBuffer = (NcclBuffer) allocate(4);
         }
         allReduce(barrierBuffer, barrierBuffer, 1, DType.INT32, ReduceOp.SUM);
-        op = "barrier";
+        op = CollectiveType.BARRIER.specName();
         synchronize();
     }
 

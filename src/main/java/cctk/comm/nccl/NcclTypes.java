@@ -1,5 +1,6 @@
 package cctk.comm.nccl;
 
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import org.bytedeco.cuda.global.nccl;
@@ -49,17 +50,17 @@ public final class NcclTypes {
     }
 
     /**
-     * Why the nccl backend cannot run {@code collective} (spec name) with this type, operator and placement on an
+     * Why the nccl backend cannot run {@code collective} with this type, operator and placement on an
      * NCCL of version {@code ncclVersion} (any scheme), or null when it can.
      * All-to-all and send/recv have no in-place form on NCCL: a rank's blocks are sent and received concurrently
      * from the same memory (grouped ncclSend/ncclRecv, which ncclAlltoAll also expands into), so a block could be
      * overwritten before it is sent; RCCL and NCCLX refuse in-place all-to-all outright.
      * bfloat16 and avg came with NCCL 2.10: an older NCCL aborts on them, so the row is skipped instead.
      */
-    public static String unsupported(final String collective, final DType type, final ReduceOp op,
+    public static String unsupported(final CollectiveType collective, final DType type, final ReduceOp op,
                                      final boolean inPlace, final int ncclVersion) {
-        if (inPlace && ("alltoall".equals(collective) || "alltoallv".equals(collective)
-                || "sendrecv".equals(collective))) {
+        if (inPlace && (collective == CollectiveType.ALLTOALL || collective == CollectiveType.ALLTOALLV
+                || collective == CollectiveType.SENDRECV)) {
             return "no in-place form on nccl: the blocks are sent and received concurrently from the same memory"
                     + " (a block could be overwritten before it is sent)";
         }

@@ -1,5 +1,6 @@
 package cctk.comm.shm;
 
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import java.util.Arrays;
 
@@ -44,9 +45,9 @@ final class Handoff {
         this.recvOff = new int[size];
     }
 
-    /** Starts a collective: names the operation for error messages. */
-    void begin(final String operation, final long bytes, final DType type) {
-        waiter.operation(operation, bytes, type);
+    /** Starts a collective: names it for error messages. */
+    void begin(final CollectiveType collective, final long bytes, final DType type) {
+        waiter.operation(collective.specName(), bytes, type);
     }
 
     /** Publishes this rank's buffers (null: none) for peers to read once it {@link #arrive}s. */

@@ -1,9 +1,11 @@
 package cctk.comm.shm;
 
 import cctk.CctkException;
+import cctk.comm.CollectiveType;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
+import cctk.comm.HostCommunicator;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
 import cctk.comm.Store;
@@ -21,12 +23,11 @@ import java.util.function.IntFunction;
  * shm communicator; across nodes, alltoallv and sendrecv run on a flat communicator of all ranks (every pair, the
  * node's own pairs included, over that backend), or are not offered when there is none ({@link #unsupported}).
  * Buffers come from the node's shm communicator.
+ * {@link HostCommunicator} checks the arguments against the whole group; each level checks its buffers.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
-public final class HierarchicalCommunicator implements Communicator {
+public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer> {
 
-    private final int rank;
-    private final int size;
     private final int perNode;
     private final int node;
     private final int nodes;
@@ -39,8 +40,7 @@ public final class HierarchicalCommunicator implements Communicator {
 
     private HierarchicalCommunicator(final int rank, final int size, final int perNode, final String name,
                                      final ShmCommunicator shm, final Communicator leaders, final Communicator flat) {
-        this.rank = rank;
-        this.size = size;
+        super(rank, size, "shm", OwnSegments.MAX_BYTES);
         this.perNode = perNode;
         this.node = rank / perNode;
         this.nodes = size / perNode;
@@ -93,16 +93,6 @@ public final class HierarchicalCommunicator implements Communicator {
         }
     }
 
-    @Override
-    public int rank() {
-        return rank;
-    }
-
-    @Override
-    public int size() {
-        return size;
-    }
-
     /** The name the options give, the same on every rank. */
     @Override
     public String backend() {
@@ -152,11 +142,24 @@ public final class HierarchicalCommunicator implements Communicator {
     }
 
     @Override
-    public String unsupported(final String collective, final DType type, final ReduceOp op, final boolean inPlace) {
-        if (nodes > 1 && flat == null && ("alltoallv".equals(collective) || "sendrecv".equals(collective))) {
-            return "the hierarchical backend runs " + collective + " only within one node";
+    public String unsupported(final CollectiveType collective, final DType type, final ReduceOp op,
+                              final boolean inPlace) {
+        if (nodes > 1 && flat == null && (collective == CollectiveType.ALLTOALLV
+                || collective == CollectiveType.SENDRECV)) {
+            return "the hierarchical backend runs " + collective.specName() + " only within one node";
         }
         return shm.unsupported(collective, type, op, inPlace);
+    }
+
+    /** The levels check the buffers: each its own. */
+    @Override
+    protected CommBuffer in(final CommBuffer buffer, final int bytes, final DType type) {
+        return buffer;
+    }
+
+    @Override
+    protected CommBuffer out(final CommBuffer buffer, final int bytes, final DType type) {
+        return buffer;
     }
 
     private boolean leads() {
@@ -172,8 +175,8 @@ public final class HierarchicalCommunicator implements Communicator {
     }
 
     @Override
-    public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
-                          final ReduceOp op) {
+    protected void runAllReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                                final ReduceOp op) {
         if (nodes == 1 || count == 0) {
             shm.allReduce(send, recv, count, type, op);
             return;
@@ -191,7 +194,8 @@ public final class HierarchicalCommunicator implements Communicator {
     }
 
     @Override
-    public void allGather(final CommBuffer send, final CommBuffer recv, final long sendCount, final DType type) {
+    protected void runAllGather(final CommBuffer send, final CommBuffer recv, final long sendCount,
+                                final DType type) {
         if (nodes == 1 || sendCount == 0) {
             shm.allGather(send, recv, sendCount, type);
             return;
@@ -208,8 +212,8 @@ public final class HierarchicalCommunicator implements Communicator {
     }
 
     @Override
-    public void reduceScatter(final CommBuffer send, final CommBuffer recv, final long recvCount, final DType type,
-                              final ReduceOp op) {
+    protected void runReduceScatter(final CommBuffer send, final CommBuffer recv, final long recvCount,
+                                    final DType type, final ReduceOp op) {
         if (nodes == 1 || recvCount == 0) {
             shm.reduceScatter(send, recv, recvCount, type, op);
             return;
@@ -230,8 +234,8 @@ public final class HierarchicalCommunicator implements Communicator {
     }
 
     @Override
-    public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
-                          final int root) {
+    protected void runBroadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                                final int root) {
         if (nodes == 1 || count == 0) {
             shm.broadcast(send, recv, count, type, root);
             return;
@@ -255,8 +259,8 @@ public final class HierarchicalCommunicator implements Communicator {
     }
 
     @Override
-    public void reduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
-                       final ReduceOp op, final int root) {
+    protected void runReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
+                             final ReduceOp op, final int root) {
         if (nodes == 1 || count == 0) {
             shm.reduce(send, recv, count, type, op, root);
             return;
@@ -289,7 +293,8 @@ public final class HierarchicalCommunicator implements Communicator {
     }
 
     @Override
-    public void allToAll(final CommBuffer send, final CommBuffer recv, final long countPerPeer, final DType type) {
+    protected void runAllToAll(final CommBuffer send, final CommBuffer recv, final long countPerPeer,
+                               final DType type) {
         if (nodes == 1 || countPerPeer == 0) {
             shm.allToAll(send, recv, countPerPeer, type);
             return;
@@ -326,45 +331,41 @@ public final class HierarchicalCommunicator implements Communicator {
     }
 
     @Override
-    public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
-                          final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
+    protected void runAllToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
+                                final CommBuffer recv, final long[] recvCounts, final long[] recvDispls,
+                                final DType type) {
         if (nodes == 1) {
             shm.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type);
             return;
         }
-        refuseWithoutFlat("alltoallv");
+        refuseWithoutFlat(CollectiveType.ALLTOALLV);
         flat.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type);
     }
 
     @Override
-    public void sendRecv(final CommBuffer send, final int sendPeer, final CommBuffer recv, final int recvPeer,
-                         final long count, final DType type) {
+    protected void runSendRecv(final CommBuffer send, final int sendPeer, final CommBuffer recv, final int recvPeer,
+                               final long count, final DType type) {
         if (nodes == 1) {
             shm.sendRecv(send, sendPeer, recv, recvPeer, count, type);
             return;
         }
-        refuseWithoutFlat("sendrecv");
+        refuseWithoutFlat(CollectiveType.SENDRECV);
         flat.sendRecv(send, sendPeer, recv, recvPeer, count, type);
     }
 
-    private void refuseWithoutFlat(final String collective) {
+    private void refuseWithoutFlat(final CollectiveType collective) {
         if (flat == null) {
             throw CctkException.usage(unsupported(collective, null, null, false) + ".");
         }
     }
 
     @Override
-    public void barrier() {
+    protected void runBarrier() {
         shm.barrier();
         if (leads()) {
             leaders.barrier();
         }
         shm.barrier();
-    }
-
-    @Override
-    public void synchronize() {
-        // every level is synchronous: every call has completed when it returns
     }
 
     @Override

@@ -106,19 +106,6 @@ final class MovingOps {
         }
     }
 
-    /** Elements from the start of a buffer to the end of its last block; -1 (out of range) for a negative field. */
-    static long extent(final long[] counts, final long[] displs) {
-        long end = 0;
-        for (int p = 0; p < counts.length; p++) {
-            if (counts[p] < 0 || displs[p] < 0 || counts[p] > OwnSegments.MAX_BYTES
-                    || displs[p] > OwnSegments.MAX_BYTES) {
-                return -1;
-            }
-            end = Math.max(end, counts[p] + displs[p]);
-        }
-        return end;
-    }
-
     void barrier() {
         h.awaitAll(h.arrive(), false);
     }

@@ -2,8 +2,9 @@ package cctk.comm.shm;
 
 import cctk.CctkException;
 import cctk.ExitCode;
+import cctk.comm.CollectiveType;
 import cctk.comm.CommBuffer;
-import cctk.comm.Communicator;
+import cctk.comm.HostCommunicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Store;
@@ -19,9 +20,11 @@ import java.nio.file.Path;
  * has mapped them, and a buffer's segment goes when {@link #free} (or close) frees it; {@link #cleanStale} removes
  * what killed jobs left. Buffers of other backends work too, copied through shared staging memory. Buffers hold
  * little-endian elements; offsets must be multiples of the element size.
+ * {@link HostCommunicator} checks the arguments and frames each collective (staging through {@link Staging}, a
+ * failure that breaks the group kept for every later call); the bodies here only move bytes.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
-public final class ShmCommunicator implements Communicator {
+public final class ShmCommunicator extends HostCommunicator<ShmBuffer> {
 
     private final ShmOptions options;
     private final Members members;
@@ -37,6 +40,7 @@ public final class ShmCommunicator implements Communicator {
     private final Waiter waiter;
 
     private ShmCommunicator(final ShmOptions options, final Members members, final Waiter waiter) {
+        super(members.rank, members.size, "shm", OwnSegments.MAX_BYTES);
         this.waiter = waiter;
         this.options = options;
         this.members = members;
@@ -98,16 +102,6 @@ public final class ShmCommunicator implements Communicator {
         return SegmentFiles.releaseOwn();
     }
 
-    @Override
-    public int rank() {
-        return members.rank;
-    }
-
-    @Override
-    public int size() {
-        return members.size;
-    }
-
     /** The name the options give: {@code shm}, or {@code tcp} where the CPU backend chose shared memory. */
     @Override
     public String backend() {
@@ -162,180 +156,105 @@ public final class ShmCommunicator implements Communicator {
         own.free(s);
     }
 
+    /** Refuses a call on a closed communicator or a broken group (with the failure's words and values). */
     @Override
-    public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
-                          final ReduceOp op) {
-        final int bytes = bytes(count, type);
-        begin("all_reduce", bytes, type);
-        try {
-            final ShmBuffer r = staging.out(recv, bytes, type);
-            reducing.allReduce(staging.in(send, bytes, type), r, (int) count, type, op);
-            staging.flush(recv, r, 0, bytes);
-        } catch (final CctkException e) {
-            throw failed(e);
-        } finally {
-            h.end();
+    protected void begin(final CollectiveType collective, final long bytes, final DType type) {
+        open();
+        if (failure != null) {
+            throw new CctkException(failure.exitCode(), failure.getMessage(), failure); // its values with it
+        }
+        h.begin(collective, bytes, type);
+    }
+
+    @Override
+    protected void end() {
+        h.end();
+    }
+
+    /** Remembers an environment failure: the group is broken, every later call fails with it (words and values). */
+    @Override
+    protected CctkException failed(final CctkException e) {
+        if (e.exitCode() == ExitCode.ENVIRONMENT && failure == null) {
+            failure = e;
+        }
+        return e;
+    }
+
+    @Override
+    protected ShmBuffer in(final CommBuffer buffer, final int bytes, final DType type) {
+        return staging.in(buffer, bytes, type);
+    }
+
+    @Override
+    protected ShmBuffer out(final CommBuffer buffer, final int bytes, final DType type) {
+        return staging.out(buffer, bytes, type);
+    }
+
+    @Override
+    protected void flush(final CommBuffer target, final ShmBuffer used, final int offset, final int bytes) {
+        staging.flush(target, used, offset, bytes);
+    }
+
+    /** Peers would read blocks this rank overwrites: they read a copy in staging instead. */
+    @Override
+    protected ShmBuffer apart(final ShmBuffer send, final ShmBuffer recv, final int bytes) {
+        return send.overlaps(recv) ? staging.copyOf(send, bytes, 0) : send;
+    }
+
+    @Override
+    protected void runAllReduce(final ShmBuffer send, final ShmBuffer recv, final long count, final DType type,
+                                final ReduceOp op) {
+        reducing.allReduce(send, recv, (int) count, type, op);
+    }
+
+    @Override
+    protected void runAllGather(final ShmBuffer send, final ShmBuffer recv, final long sendCount,
+                                final DType type) {
+        moving.allGather(send, recv, (int) sendCount * type.bytes());
+    }
+
+    @Override
+    protected void runReduceScatter(final ShmBuffer send, final ShmBuffer recv, final long recvCount,
+                                    final DType type, final ReduceOp op) {
+        reducing.reduceScatter(send, recv, (int) recvCount, type, op);
+    }
+
+    @Override
+    protected void runBroadcast(final ShmBuffer send, final ShmBuffer recv, final long count, final DType type,
+                                final int root) {
+        moving.broadcast(send, recv, (int) count * type.bytes(), root);
+    }
+
+    @Override
+    protected void runReduce(final ShmBuffer send, final ShmBuffer recv, final long count, final DType type,
+                             final ReduceOp op, final int root) {
+        reducing.reduce(send, recv, (int) count, type, op, root);
+    }
+
+    @Override
+    protected void runAllToAll(final ShmBuffer send, final ShmBuffer recv, final long countPerPeer,
+                               final DType type) {
+        moving.allToAll(send, recv, (int) countPerPeer * type.bytes());
+    }
+
+    @Override
+    protected void runAllToAllv(final ShmBuffer send, final long[] sendCounts, final long[] sendDispls,
+                                final ShmBuffer recv, final long[] recvCounts, final long[] recvDispls,
+                                final DType type) {
+        moving.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type.bytes());
+    }
+
+    @Override
+    protected void runSendRecv(final ShmBuffer send, final int sendPeer, final ShmBuffer recv, final int recvPeer,
+                               final long count, final DType type) {
+        if (count > 0) {
+            p2p.sendRecv(send, sendPeer, recv, recvPeer, (int) count * type.bytes());
         }
     }
 
     @Override
-    public void allGather(final CommBuffer send, final CommBuffer recv, final long sendCount, final DType type) {
-        final int block = bytes(sendCount, type);
-        final int total = bytes(sendCount * members.size, type);
-        begin("all_gather", total, type);
-        try {
-            final ShmBuffer r = staging.out(recv, total, type);
-            moving.allGather(staging.in(send, block, type), r, block);
-            staging.flush(recv, r, 0, total);
-        } catch (final CctkException e) {
-            throw failed(e);
-        } finally {
-            h.end();
-        }
-    }
-
-    @Override
-    public void reduceScatter(final CommBuffer send, final CommBuffer recv, final long recvCount, final DType type,
-                              final ReduceOp op) {
-        final int block = bytes(recvCount, type);
-        final int total = bytes(recvCount * members.size, type);
-        begin("reduce_scatter", total, type);
-        try {
-            final ShmBuffer r = staging.out(recv, block, type);
-            reducing.reduceScatter(staging.in(send, total, type), r, (int) recvCount, type, op);
-            staging.flush(recv, r, 0, block);
-        } catch (final CctkException e) {
-            throw failed(e);
-        } finally {
-            h.end();
-        }
-    }
-
-    @Override
-    public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
-                          final int root) {
-        checkPeer(root, "root");
-        final int bytes = bytes(count, type);
-        begin("broadcast", bytes, type);
-        try {
-            final ShmBuffer r = staging.out(recv, bytes, type);
-            moving.broadcast(members.rank == root ? staging.in(send, bytes, type) : null, r, bytes, root);
-            staging.flush(recv, r, 0, bytes);
-        } catch (final CctkException e) {
-            throw failed(e);
-        } finally {
-            h.end();
-        }
-    }
-
-    @Override
-    public void reduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
-                       final ReduceOp op, final int root) {
-        checkPeer(root, "root");
-        final int bytes = bytes(count, type);
-        begin("reduce", bytes, type);
-        try {
-            final ShmBuffer s = staging.in(send, bytes, type);
-            final ShmBuffer r = members.rank == root ? staging.out(recv, bytes, type) : null;
-            reducing.reduce(s, r, (int) count, type, op, root);
-            if (r != null) {
-                staging.flush(recv, r, 0, bytes);
-            }
-        } catch (final CctkException e) {
-            throw failed(e);
-        } finally {
-            h.end();
-        }
-    }
-
-    @Override
-    public void allToAll(final CommBuffer send, final CommBuffer recv, final long countPerPeer, final DType type) {
-        final int block = bytes(countPerPeer, type);
-        final int total = bytes(countPerPeer * members.size, type);
-        begin("alltoall", total, type);
-        try {
-            final ShmBuffer r = staging.out(recv, total, type);
-            ShmBuffer s = staging.in(send, total, type);
-            if (s.overlaps(r)) { // peers would read blocks this rank overwrites
-                s = staging.copyOf(s, total, 0);
-            }
-            moving.allToAll(s, r, block);
-            staging.flush(recv, r, 0, total);
-        } catch (final CctkException e) {
-            throw failed(e);
-        } finally {
-            h.end();
-        }
-    }
-
-    @Override
-    public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
-                          final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
-        cctk.comm.AllToAllvArgs.check(members.rank, members.size, sendCounts, sendDispls, recvCounts, recvDispls);
-        final int sendEnd = bytes(MovingOps.extent(sendCounts, sendDispls), type);
-        final int recvEnd = bytes(MovingOps.extent(recvCounts, recvDispls), type);
-        begin("alltoallv", sendEnd, type);
-        try {
-            final ShmBuffer r = staging.out(recv, recvEnd, type);
-            ShmBuffer s = staging.in(send, sendEnd, type);
-            if (s.overlaps(r)) {
-                s = staging.copyOf(s, sendEnd, 0);
-            }
-            moving.allToAllv(s, sendCounts, sendDispls, r, recvCounts, recvDispls, type.bytes());
-            if (r != recv) {
-                for (int p = 0; p < members.size; p++) { // only the blocks: the gaps between them keep their bytes
-                    staging.copyOut(1, recv, (int) recvDispls[p] * type.bytes(), (int) recvCounts[p] * type.bytes());
-                }
-            }
-        } catch (final CctkException e) {
-            throw failed(e);
-        } finally {
-            h.end();
-        }
-    }
-
-    @Override
-    public void sendRecv(final CommBuffer send, final int sendPeer, final CommBuffer recv, final int recvPeer,
-                         final long count, final DType type) {
-        checkPeer(sendPeer, "send peer");
-        checkPeer(recvPeer, "receive peer");
-        if ((sendPeer == members.rank) != (recvPeer == members.rank)) {
-            throw CctkException.usage("sendrecv on rank " + members.rank + " sends to rank " + sendPeer + " but"
-                    + " receives from rank " + recvPeer + "; a rank can only pair with itself in both directions.");
-        }
-        final int bytes = bytes(count, type);
-        begin("sendrecv", bytes, type);
-        try {
-            if (bytes == 0) {
-                return;
-            }
-            final ShmBuffer r = staging.out(recv, bytes, type);
-            ShmBuffer s = staging.in(send, bytes, type);
-            if (sendPeer != members.rank && s.overlaps(r)) { // the receive would overwrite what the peer reads
-                s = staging.copyOf(s, bytes, 0);
-            }
-            p2p.sendRecv(s, sendPeer, r, recvPeer, bytes);
-            staging.flush(recv, r, 0, bytes);
-        } catch (final CctkException e) {
-            throw failed(e);
-        } finally {
-            h.end();
-        }
-    }
-
-    @Override
-    public void barrier() {
-        begin("barrier", -1, null);
-        try {
-            moving.barrier();
-        } catch (final CctkException e) {
-            throw failed(e);
-        }
-    }
-
-    @Override
-    public void synchronize() {
-        // synchronous backend: every call has completed when it returns
+    protected void runBarrier() {
+        moving.barrier();
     }
 
     @Override
@@ -359,37 +278,5 @@ public final class ShmCommunicator implements Communicator {
         if (closed) {
             throw CctkException.usage("this shm communicator of rank " + members.rank + " is closed.");
         }
-    }
-
-    private void begin(final String operation, final long bytes, final DType type) {
-        open();
-        if (failure != null) {
-            throw new CctkException(failure.exitCode(), failure.getMessage(), failure); // its values with it
-        }
-        h.begin(operation, bytes, type);
-    }
-
-    /** Remembers an environment failure: the group is broken, every later call fails with it (words and values). */
-    private CctkException failed(final CctkException e) {
-        if (e.exitCode() == ExitCode.ENVIRONMENT && failure == null) {
-            failure = e;
-        }
-        return e;
-    }
-
-    private void checkPeer(final int peer, final String what) {
-        if (peer < 0 || peer >= members.size) {
-            throw CctkException.usage(what + " " + peer + " is not a rank of this " + members.size
-                    + "-rank communicator.");
-        }
-    }
-
-    private static int bytes(final long count, final DType type) {
-        final long b = count * type.bytes();
-        if (count < 0 || b > OwnSegments.MAX_BYTES) {
-            throw CctkException.usage("an element count of " + count + " " + type.specName() + " is out of range"
-                    + " for the shm backend (0 to 2 GiB per buffer).");
-        }
-        return (int) b;
     }
 }

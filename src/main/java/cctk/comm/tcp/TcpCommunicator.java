@@ -1,8 +1,9 @@
 package cctk.comm.tcp;
 
 import cctk.CctkException;
+import cctk.comm.CollectiveType;
 import cctk.comm.CommBuffer;
-import cctk.comm.Communicator;
+import cctk.comm.HostCommunicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Store;
@@ -15,12 +16,11 @@ import cctk.comm.Tuning;
  * ranks, all-gather and small all-reduce talk to every peer directly; beyond, they run rings, so that only
  * all-to-all needs every peer. Runs on its own buffers and on other backends' host memory ({@link HostViews}).
  * Buffers hold little-endian elements; offsets of buffers must be multiples of the element size.
+ * {@link HostCommunicator} checks the arguments and frames each collective; the bodies here only move bytes.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
-public final class TcpCommunicator implements Communicator {
+public final class TcpCommunicator extends HostCommunicator<TcpBuffer> {
 
-    private final int rank;
-    private final int size;
     private final TcpOptions options;
     private final TcpMesh mesh;
     final Link[][] links;
@@ -33,8 +33,7 @@ public final class TcpCommunicator implements Communicator {
     private boolean closed;
 
     private TcpCommunicator(final int rank, final int size, final TcpMesh mesh, final TcpOptions options) {
-        this.rank = rank;
-        this.size = size;
+        super(rank, size, "tcp", Integer.MAX_VALUE - 8);
         this.options = options;
         this.mesh = mesh;
         this.links = mesh.links;
@@ -71,16 +70,6 @@ public final class TcpCommunicator implements Communicator {
     /** The store keys this kind of communicator keeps while it lives: rank 0 may drop them once every rank closed. */
     public static String storePrefix(final TcpOptions options) {
         return TcpMesh.endpointsPrefix(options);
-    }
-
-    @Override
-    public int rank() {
-        return rank;
-    }
-
-    @Override
-    public int size() {
-        return size;
     }
 
     @Override
@@ -163,118 +152,93 @@ public final class TcpCommunicator implements Communicator {
     }
 
     @Override
-    public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
-                          final ReduceOp op) {
-        transfers.operation("all_reduce", false);
-        final int bytes = bytes(count, type);
-        reducing.allReduce(check(send, 0, bytes, type), check(recv, 0, bytes, type), (int) count, type, op);
-    }
-
-    @Override
-    public void allGather(final CommBuffer send, final CommBuffer recv, final long sendCount, final DType type) {
-        transfers.operation("all_gather", true);
-        final int block = bytes(sendCount, type);
-        final TcpBuffer s = check(send, 0, block, type);
-        final TcpBuffer r = check(recv, 0, bytes(sendCount * size, type), type);
-        moving.allGather(s, r, block, type.bytes());
-    }
-
-    @Override
-    public void reduceScatter(final CommBuffer send, final CommBuffer recv, final long recvCount, final DType type,
-                              final ReduceOp op) {
-        transfers.operation("reduce_scatter", false);
-        final int block = bytes(recvCount, type);
-        final TcpBuffer s = check(send, 0, bytes(recvCount * size, type), type);
-        reducing.reduceScatter(s, check(recv, 0, block, type), (int) recvCount, type, op);
-    }
-
-    @Override
-    public void broadcast(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
-                          final int root) {
-        transfers.operation("broadcast", broadcastStreams);
-        checkPeer(root, "root");
-        final int bytes = bytes(count, type);
-        final TcpBuffer r = check(recv, 0, bytes, type);
-        if (bytes == 0) {
-            return;
+    protected void begin(final CollectiveType collective, final long bytes, final DType type) {
+        if (collective == CollectiveType.BARRIER) {
+            transfers.operation(collective);
+        } else {
+            // a stream (nothing to reduce) wants shallow send buffers; broadcast streams as the options say
+            transfers.operation(collective, collective == CollectiveType.BROADCAST ? broadcastStreams
+                    : !collective.reduces());
         }
-        moving.broadcast(rank == root ? check(send, 0, bytes, type) : null, r, bytes, type.bytes(), root);
     }
 
     @Override
-    public void reduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
-                       final ReduceOp op, final int root) {
-        transfers.operation("reduce", false);
-        checkPeer(root, "root");
-        final int bytes = bytes(count, type);
-        final TcpBuffer s = check(send, 0, bytes, type);
-        final TcpBuffer r = rank == root ? check(recv, 0, bytes, type) : null;
-        reducing.reduce(s, r, (int) count, type, op, root);
+    protected TcpBuffer in(final CommBuffer buffer, final int bytes, final DType type) {
+        return check(buffer, bytes, type);
     }
 
     @Override
-    public void allToAll(final CommBuffer send, final CommBuffer recv, final long countPerPeer, final DType type) {
-        transfers.operation("alltoall", true);
-        final int block = bytes(countPerPeer, type);
-        final int total = bytes(countPerPeer * size, type);
-        TcpBuffer s = check(send, 0, total, type);
-        final TcpBuffer r = check(recv, 0, total, type);
-        if (block == 0) {
-            return;
+    protected TcpBuffer out(final CommBuffer buffer, final int bytes, final DType type) {
+        return check(buffer, bytes, type);
+    }
+
+    /** A send buffer that overlaps the receive buffer is copied to scratch memory first. */
+    @Override
+    protected TcpBuffer apart(final TcpBuffer send, final TcpBuffer recv, final int bytes) {
+        if (!send.overlaps(recv)) {
+            return send;
         }
-        if (s.overlaps(r)) {
-            s = copyToScratch(s, total);
-        }
-        moving.allToAll(s, r, block, type.bytes());
+        final TcpBuffer copy = scratch(bytes);
+        transfers.copy(send, 0, copy, 0, bytes);
+        return copy;
     }
 
     @Override
-    public void allToAllv(final CommBuffer send, final long[] sendCounts, final long[] sendDispls,
-                          final CommBuffer recv, final long[] recvCounts, final long[] recvDispls, final DType type) {
-        transfers.operation("alltoallv", true);
-        cctk.comm.AllToAllvArgs.check(rank, size, sendCounts, sendDispls, recvCounts, recvDispls);
-        TcpBuffer s = tcp(send);
-        final TcpBuffer r = tcp(recv);
-        final int unit = type.bytes();
-        int sendEnd = 0;
-        for (int p = 0; p < size; p++) {
-            sendEnd = Math.max(sendEnd, bytes(sendDispls[p] + sendCounts[p], type));
-            check(recv, 0, bytes(recvDispls[p] + recvCounts[p], type), type);
-        }
-        check(send, 0, sendEnd, type);
-        if (s.overlaps(r)) {
-            s = copyToScratch(s, sendEnd);
-        }
-        moving.allToAllv(s, sendCounts, sendDispls, r, recvCounts, recvDispls, unit);
+    protected void runAllReduce(final TcpBuffer send, final TcpBuffer recv, final long count, final DType type,
+                                final ReduceOp op) {
+        reducing.allReduce(send, recv, (int) count, type, op);
     }
 
     @Override
-    public void sendRecv(final CommBuffer send, final int sendPeer, final CommBuffer recv, final int recvPeer,
-                         final long count, final DType type) {
-        transfers.operation("sendrecv", true);
-        checkPeer(sendPeer, "send peer");
-        checkPeer(recvPeer, "receive peer");
-        final int bytes = bytes(count, type);
-        final TcpBuffer s = check(send, 0, bytes, type);
-        final TcpBuffer r = check(recv, 0, bytes, type);
-        if ((sendPeer == rank) != (recvPeer == rank)) {
-            throw CctkException.usage("sendrecv on rank " + rank + " sends to rank " + sendPeer + " but receives"
-                    + " from rank " + recvPeer + "; a rank can only pair with itself in both directions.");
-        }
-        // in place, the receive would overwrite bytes the socket has not yet taken
-        final TcpBuffer from = sendPeer != rank && s.overlaps(r) ? copyToScratch(s, bytes) : s;
-        moving.sendRecv(from, sendPeer, r, recvPeer, bytes, type.bytes());
+    protected void runAllGather(final TcpBuffer send, final TcpBuffer recv, final long sendCount,
+                                final DType type) {
+        moving.allGather(send, recv, (int) sendCount * type.bytes(), type.bytes());
     }
 
     @Override
-    public void barrier() {
-        transfers.operation("barrier");
+    protected void runReduceScatter(final TcpBuffer send, final TcpBuffer recv, final long recvCount,
+                                    final DType type, final ReduceOp op) {
+        reducing.reduceScatter(send, recv, (int) recvCount, type, op);
+    }
+
+    @Override
+    protected void runBroadcast(final TcpBuffer send, final TcpBuffer recv, final long count, final DType type,
+                                final int root) {
+        if (count > 0) {
+            moving.broadcast(send, recv, (int) count * type.bytes(), type.bytes(), root);
+        }
+    }
+
+    @Override
+    protected void runReduce(final TcpBuffer send, final TcpBuffer recv, final long count, final DType type,
+                             final ReduceOp op, final int root) {
+        reducing.reduce(send, recv, (int) count, type, op, root);
+    }
+
+    @Override
+    protected void runAllToAll(final TcpBuffer send, final TcpBuffer recv, final long countPerPeer,
+                               final DType type) {
+        if (countPerPeer > 0) {
+            moving.allToAll(send, recv, (int) countPerPeer * type.bytes(), type.bytes());
+        }
+    }
+
+    @Override
+    protected void runAllToAllv(final TcpBuffer send, final long[] sendCounts, final long[] sendDispls,
+                                final TcpBuffer recv, final long[] recvCounts, final long[] recvDispls,
+                                final DType type) {
+        moving.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type.bytes());
+    }
+
+    @Override
+    protected void runSendRecv(final TcpBuffer send, final int sendPeer, final TcpBuffer recv, final int recvPeer,
+                               final long count, final DType type) {
+        moving.sendRecv(send, sendPeer, recv, recvPeer, (int) count * type.bytes(), type.bytes());
+    }
+
+    @Override
+    protected void runBarrier() {
         moving.barrier();
-    }
-
-    @Override
-    public void synchronize() {
-        // synchronous backend: every call has completed when it returns
     }
 
     @Override
@@ -309,18 +273,6 @@ public final class TcpCommunicator implements Communicator {
         return scratch;
     }
 
-    private TcpBuffer copyToScratch(final TcpBuffer s, final int bytes) {
-        final TcpBuffer copy = scratch(bytes);
-        transfers.copy(s, 0, copy, 0, bytes);
-        return copy;
-    }
-
-    private void checkPeer(final int peer, final String what) {
-        if (peer < 0 || peer >= size) {
-            throw CctkException.usage(what + " " + peer + " is not a rank of this " + size + "-rank communicator.");
-        }
-    }
-
     private TcpBuffer tcp(final CommBuffer b) {
         if (b instanceof TcpBuffer t) {
             return t;
@@ -332,13 +284,13 @@ public final class TcpCommunicator implements Communicator {
         throw CctkException.usage("the tcp backend runs only on host memory, not on " + b);
     }
 
-    private TcpBuffer check(final CommBuffer b, final int off, final int bytes, final DType type) {
+    private TcpBuffer check(final CommBuffer b, final int bytes, final DType type) {
         final TcpBuffer t = tcp(b);
         if (t.memory.freed()) {
             throw CctkException.usage("a buffer of " + t.length + " bytes was used after it was freed.");
         }
-        if (t.length < off + bytes) {
-            throw CctkException.usage("a buffer of " + t.length + " bytes is too small for " + (off + bytes)
+        if (t.length < bytes) {
+            throw CctkException.usage("a buffer of " + t.length + " bytes is too small for " + bytes
                     + " bytes of " + type.specName() + ".");
         }
         if (t.offset % type.bytes() != 0) {
@@ -346,14 +298,5 @@ public final class TcpCommunicator implements Communicator {
                     + type.bytes() + " bytes; this one starts at " + t.offset + ".");
         }
         return t;
-    }
-
-    private static int bytes(final long count, final DType type) {
-        final long b = count * type.bytes();
-        if (count < 0 || b > Integer.MAX_VALUE - 8) {
-            throw CctkException.usage("an element count of " + count + " " + type.specName() + " is out of range"
-                    + " for the tcp backend (0 to 2 GiB per buffer).");
-        }
-        return (int) b;
     }
 }

@@ -1,6 +1,7 @@
 package cctk.comm.tcp;
 
 import cctk.CctkException;
+import cctk.comm.CollectiveType;
 import cctk.comm.PeerFailure;
 import cctk.comm.PeerFault;
 import cctk.comm.DType;
@@ -103,10 +104,10 @@ final class Transfers {
         }
     }
 
-    /** Names the running collective in error messages (a constant string). */
-    void operation(final String name) {
-        this.operation = name;
-        mesh.operation(name);
+    /** Names the running collective in error messages. */
+    void operation(final CollectiveType collective) {
+        this.operation = collective.specName();
+        mesh.operation(operation);
     }
 
     /**
@@ -114,9 +115,8 @@ final class Transfers {
      * with a shallow send buffer: the receiver copies each byte out while the sender's copy is still in cache. A
      * rank that reduces between its reads needs a deep one, or its peers stall while it computes.
      */
-    void operation(final String name, final boolean streaming) {
-        this.operation = name;
-        mesh.operation(name);
+    void operation(final CollectiveType collective, final boolean streaming) {
+        operation(collective);
         final int want = streaming ? streamSendBuffer : reduceSendBuffer;
         if (streamSendBuffer == 0 || want == sendBuffer && tuned == mesh.made()) {
             return;

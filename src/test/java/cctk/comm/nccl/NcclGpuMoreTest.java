@@ -6,7 +6,7 @@ import cctk.CsvRows;
 import cctk.ExitCode;
 import cctk.bench.Harness;
 import cctk.bench.RunContext;
-import cctk.coll.CollectiveType;
+import cctk.comm.CollectiveType;
 import cctk.comm.CommBuffer;
 import cctk.comm.DType;
 import cctk.comm.MemoryStore;

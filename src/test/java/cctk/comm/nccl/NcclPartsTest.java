@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CctkException;
 import cctk.ExitCode;
+import cctk.comm.CollectiveType;
 import cctk.comm.DType;
 import cctk.comm.MemoryStore;
 import cctk.comm.ReduceOp;
@@ -115,20 +116,22 @@ class NcclPartsTest {
 
     @Test
     void inPlaceAllToAllAndSendRecvHaveNoFormOnNcclAndSayWhy() {
-        for (final String c : List.of("alltoall", "alltoallv", "sendrecv")) {
+        for (final CollectiveType c : List.of(CollectiveType.ALLTOALL, CollectiveType.ALLTOALLV,
+                CollectiveType.SENDRECV)) {
             assertThat(NcclTypes.unsupported(c, DType.FLOAT32, null, true, 23007)).startsWith(
                     "no in-place form on nccl").contains("concurrently from the same memory");
             assertThat(NcclTypes.unsupported(c, DType.FLOAT32, null, false, 23007)).isNull();
         }
-        assertThat(NcclTypes.unsupported("all_reduce", DType.FLOAT32, ReduceOp.SUM, true, 23007)).isNull();
+        assertThat(NcclTypes.unsupported(CollectiveType.ALL_REDUCE, DType.FLOAT32, ReduceOp.SUM, true, 23007)).isNull();
     }
 
     @Test
     void bfloat16AndAvgOnAnNcclBefore210AreSkippedWithTheReason() {
-        assertThat(NcclTypes.unsupported("all_reduce", DType.BFLOAT16, ReduceOp.SUM, false, 2804))
+        assertThat(NcclTypes.unsupported(CollectiveType.ALL_REDUCE, DType.BFLOAT16, ReduceOp.SUM, false, 2804))
                 .isEqualTo("bfloat16 needs NCCL 2.10.0 or newer; this node's is 2.8.4");
-        assertThat(NcclTypes.unsupported("all_reduce", DType.FLOAT32, ReduceOp.AVG, false, 20903))
+        assertThat(NcclTypes.unsupported(CollectiveType.ALL_REDUCE, DType.FLOAT32, ReduceOp.AVG, false, 20903))
                 .isEqualTo("avg needs NCCL 2.10.0 or newer; this node's is 2.9.3");
-        assertThat(NcclTypes.unsupported("all_reduce", DType.BFLOAT16, ReduceOp.AVG, false, 21003)).isNull();
+        assertThat(NcclTypes.unsupported(CollectiveType.ALL_REDUCE, DType.BFLOAT16, ReduceOp.AVG, false, 21003))
+                .isNull();
     }
 }

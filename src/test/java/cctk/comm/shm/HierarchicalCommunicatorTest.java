@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CctkException;
+import cctk.comm.CollectiveType;
 import cctk.comm.CommBuffer;
 import cctk.comm.DType;
 import cctk.comm.MemoryStore;
@@ -88,9 +89,9 @@ class HierarchicalCommunicatorTest {
             final CommBuffer b = comm.allocate(64);
             assertThatThrownBy(() -> comm.sendRecv(b, 0, b, 0, 1, DType.INT8)).isInstanceOf(CctkException.class);
             assertThat(comm.transports()).startsWith("node " + comm.rank() / perNode + " of 2: shm to rank");
-            return comm.unsupported("alltoallv", DType.FLOAT32, null, false) + " / "
-                    + comm.unsupported("sendrecv", DType.FLOAT32, null, true) + " / "
-                    + comm.unsupported("all_reduce", DType.FLOAT32, ReduceOp.SUM, true);
+            return comm.unsupported(CollectiveType.ALLTOALLV, DType.FLOAT32, null, false) + " / "
+                    + comm.unsupported(CollectiveType.SENDRECV, DType.FLOAT32, null, true) + " / "
+                    + comm.unsupported(CollectiveType.ALL_REDUCE, DType.FLOAT32, ReduceOp.SUM, true);
         });
         assertThat(reasons).containsOnly("the hierarchical backend runs alltoallv only within one node / the"
                 + " hierarchical backend runs sendrecv only within one node / null");

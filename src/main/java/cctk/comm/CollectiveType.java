@@ -1,4 +1,4 @@
-package cctk.coll;
+package cctk.comm;
 
 import java.util.Locale;
 
