@@ -3,6 +3,7 @@ package cctk.comm.gloo;
 import cctk.CctkException;
 import cctk.ExitCode;
 import cctk.comm.AllToAllvArgs;
+import cctk.comm.CollectiveType;
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
@@ -102,7 +103,8 @@ final class GlooCommunicator implements Communicator {
     }
 
     @Override
-    public String unsupported(final String collective, final DType type, final ReduceOp op, final boolean inPlace) {
+    public String unsupported(final CollectiveType collective, final DType type, final ReduceOp op,
+                              final boolean inPlace) {
         if (op == ReduceOp.AVG && !type.floating()) {
             return "Gloo's AVG reduces floating-point types only (c10d: the float result cannot be cast to "
                     + type.specName() + ")";
@@ -120,7 +122,7 @@ final class GlooCommunicator implements Communicator {
             final AllreduceOptions o = new AllreduceOptions();
             o.reduceOp(GlooTypes.op(op));
             o.timeout(timeout);
-            await(group.allreduce(new TensorVector(tensor(r, 0, count, type)), o), "all_reduce", bytes);
+            await(group.allreduce(new TensorVector(tensor(r, 0, count, type)), o), CollectiveType.ALL_REDUCE, bytes);
         }
     }
 
@@ -133,7 +135,7 @@ final class GlooCommunicator implements Communicator {
             final AllgatherOptions o = new AllgatherOptions();
             o.timeout(timeout);
             await(group._allgather_base(tensor(r, 0, sendCount * size, type), tensor(s, 0, sendCount, type), o),
-                    "all_gather", block * size);
+                    CollectiveType.ALL_GATHER, block * size);
         }
     }
 
@@ -148,7 +150,7 @@ final class GlooCommunicator implements Communicator {
             o.reduceOp(GlooTypes.op(op));
             o.timeout(timeout);
             await(group._reduce_scatter_base(tensor(r, 0, recvCount, type), tensor(s, 0, recvCount * size, type),
-                    o), "reduce_scatter", block * size);
+                    o), CollectiveType.REDUCE_SCATTER, block * size);
         }
     }
 
@@ -165,7 +167,7 @@ final class GlooCommunicator implements Communicator {
             final BroadcastOptions o = new BroadcastOptions();
             o.rootRank(root);
             o.timeout(timeout);
-            await(group.broadcast(new TensorVector(tensor(r, 0, count, type)), o), "broadcast", bytes);
+            await(group.broadcast(new TensorVector(tensor(r, 0, count, type)), o), CollectiveType.BROADCAST, bytes);
         }
     }
 
@@ -183,7 +185,7 @@ final class GlooCommunicator implements Communicator {
             o.reduceOp(GlooTypes.op(op));
             o.rootRank(root);
             o.timeout(timeout);
-            await(group.reduce(new TensorVector(tensor(into, 0, count, type)), o), "reduce", bytes);
+            await(group.reduce(new TensorVector(tensor(into, 0, count, type)), o), CollectiveType.REDUCE, bytes);
         }
     }
 
@@ -199,7 +201,7 @@ final class GlooCommunicator implements Communicator {
             final AllToAllOptions o = new AllToAllOptions();
             o.timeout(timeout);
             await(group.alltoall_base(tensor(r, 0, countPerPeer * size, type), tensor(s, 0, countPerPeer * size,
-                    type), new LongVector(), new LongVector(), o), "alltoall", total);
+                    type), new LongVector(), new LongVector(), o), CollectiveType.ALLTOALL, total);
         }
     }
 
@@ -218,7 +220,7 @@ final class GlooCommunicator implements Communicator {
             final AllToAllOptions o = new AllToAllOptions();
             o.timeout(timeout);
             await(group.alltoall_base(tensor(r, 0, recvTotal, type), tensor(s, 0, sendTotal, type),
-                    new LongVector(recvCounts), new LongVector(sendCounts), o), "alltoallv",
+                    new LongVector(recvCounts), new LongVector(sendCounts), o), CollectiveType.ALLTOALLV,
                     bytes(Math.max(sendTotal, recvTotal), type));
         }
     }
@@ -239,15 +241,15 @@ final class GlooCommunicator implements Communicator {
             final int t = tag++ & 0x3fffffff;
             final Work out = group.send(new TensorVector(tensor(s, 0, count, type)), sendPeer, t);
             final Work in = group.recv(new TensorVector(tensor(r, 0, count, type)), recvPeer, t);
-            await(out, "sendrecv", bytes);
-            await(in, "sendrecv", bytes);
+            await(out, CollectiveType.SENDRECV, bytes);
+            await(in, CollectiveType.SENDRECV, bytes);
         }
     }
 
     @Override
     public void barrier() {
         try (PointerScope scope = new PointerScope()) {
-            await(group.barrier(), "barrier", 0);
+            await(group.barrier(), CollectiveType.BARRIER, 0);
         }
     }
 
@@ -266,12 +268,12 @@ final class GlooCommunicator implements Communicator {
     }
 
     /** Waits for {@code work} (Gloo's timeout bounds it); a failure becomes a CctkException naming the call. */
-    private void await(final Work work, final String collective, final long bytes) {
+    private void await(final Work work, final CollectiveType collective, final long bytes) {
         try {
             work._wait(timeout);
         } catch (final RuntimeException e) {
             // Gloo says what failed in text only (no peer rank as a value): the message is passed on, not parsed
-            throw new CctkException(ExitCode.FAILED, "rank " + rank + ": gloo " + collective + " of " + bytes
+            throw new CctkException(ExitCode.FAILED, "rank " + rank + ": gloo " + collective.specName() + " of " + bytes
                     + " bytes failed: " + firstLine(e.getMessage()), e);
         }
     }
