@@ -108,6 +108,16 @@ class GlooIT {
             assertThat(r.get("dtype") + r.get("op") + r.get("collective")).isEqualTo("bfloat16avgall_reduce");
             assertThat(r.get("time_us")).isNotEmpty();
         });
+        // the report puts both backends side by side
+        final Path report = dir.resolve("report");
+        final Process rep = new ProcessBuilder(cctk("report", results.toString(), "-o", report.toString()))
+                .redirectErrorStream(true).redirectOutput(dir.resolve("report.log").toFile()).start();
+        assertThat(rep.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(rep.exitValue()).as(Files.readString(dir.resolve("report.log"))).isZero();
+        assertThat(Files.readString(report.resolve("summary_by_config.md"))).contains("| gloo W=2 | all_reduce")
+                .contains("| tcp W=2 | all_reduce");
+        assertThat(Files.readString(report.resolve("analysis.txt")))
+                .containsPattern("all_reduce float32 sum: (tcp W=2 / gloo W=2|gloo W=2 / tcp W=2) = ");
         try (Stream<Path> files = Files.list(results)) {
             final Path txt = files.filter(p -> p.getFileName().toString().matches("profile_gloo_world2_.*\\.txt"))
                     .findFirst().orElseThrow();

@@ -57,7 +57,7 @@ class ReferencesTest {
     @Test
     void badReferencesAreNamedWithTheirPlace() throws IOException {
         final Path f = spec("references:\n  - {collective: all_reduse, min_size: 1024, max_size: 1KiB,"
-            + " busbw_gbps: -3, tolerance: 1.5, backend: gloo, colour: red}\n");
+            + " busbw_gbps: -3, tolerance: 1.5, backend: mpi, colour: red}\n");
         assertThatThrownBy(() -> SpecParser.parse(f)).isInstanceOf(CctkException.class)
             .hasMessageContainingAll("references[0].collective", "all_reduce", "references[0].min_size",
                 "byte unit", "references[0].busbw_gbps", "references[0].tolerance", "references[0].backend",
