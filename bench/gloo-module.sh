@@ -12,6 +12,7 @@
 #
 # usage: bench/gloo-module.sh [ROUNDS]   env: JAR=target/cctk.jar GLOO_DIR=target/gloo OUT=dir WORLDS="2 4"
 #                                              SIZES=1MiB,16MiB,64MiB COLLS=all_reduce,all_gather,broadcast,alltoall
+#                                              WARMUP=5 ITERS=20 (per timed loop; 3 loops a row)
 # On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/gloo-module.sh 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +21,7 @@ ROUNDS=${1:-3}
 WORLDS=${WORLDS:-"2 4"}
 SIZES=${SIZES:-1MiB,16MiB,64MiB}
 COLLS=${COLLS:-all_reduce,all_gather,broadcast,alltoall}
-WARMUP=5 ITERS=20
+WARMUP=${WARMUP:-5} ITERS=${ITERS:-20}
 export CCTK_GLOO_DIR=${GLOO_DIR:-$ROOT/target/gloo}
 OUT=$(bench_out gloo-module)
 bench_jars "$OUT"

@@ -51,14 +51,11 @@ def setup(coll, size, w, rank):
     if coll == "all_gather":
         part = torch.full((n // w,), float(rank + 1), dtype=torch.float32)
         out = torch.empty(n // w * w, dtype=torch.float32)
-        if hasattr(dist, "all_gather_into_tensor"):
-            def call():
-                dist.all_gather_into_tensor(out, part)
-        else:  # PyTorch 1.13: the list form into views of one tensor
-            views = list(out.chunk(w))
+        # the list form into views of one tensor: PyTorch 1.13's Gloo has no _allgather_base (the tensor form)
+        views = list(out.chunk(w))
 
-            def call():
-                dist.all_gather(views, part)
+        def call():
+            dist.all_gather(views, part)
         expect = torch.arange(1, w + 1, dtype=torch.float32).repeat_interleave(n // w)
         return call, lambda: bool(torch.equal(out, expect)), out
     if coll == "alltoall":
@@ -115,9 +112,19 @@ def main():
             pr.start()
         cells = len(args.collectives.split(",")) * len(args.sizes.split(","))
         got = {}
-        for _ in range(cells * w):
-            rank, coll, size, ok, loops = queue.get(timeout=1800)
+        n = 0
+        while n < cells * w:
+            try:
+                rank, coll, size, ok, loops = queue.get(timeout=5)
+            except Exception:  # queue.Empty: a rank that died sends nothing more
+                dead = [pr.exitcode for pr in procs if pr.exitcode not in (None, 0)]
+                if dead:
+                    for pr in procs:
+                        pr.kill()
+                    raise SystemExit(f"a rank exited with {dead[0]}")
+                continue
             got.setdefault((coll, size), []).append((rank, ok, loops))
+            n += 1
         for pr in procs:
             pr.join(600)
             if pr.exitcode != 0:
