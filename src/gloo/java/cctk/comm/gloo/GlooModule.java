@@ -124,30 +124,34 @@ public final class GlooModule implements BackendModule {
         }
     }
 
-    /** The FileStore's path: rank 0 picks it at random in an owner-only directory and tells the others. */
+    /**
+     * The FileStore's path: rank 0 picks a random name and passes only the name through cctk's store; every rank
+     * resolves it under its own owner-only {@code .gloo} directory of the output directory, so no path is taken from
+     * data, and a name that is not 32 hex digits is refused.
+     */
     private static Path storeFile(final Request r) {
         final String key = r.keyPrefix() + "filestore";
+        final Path dir;
+        try {
+            dir = OwnerFiles.subdirectory(r.sharedDir(), ".gloo");
+        } catch (final IOException e) {
+            throw CctkException.environment("the gloo backend could not make its rendezvous directory in "
+                    + r.sharedDir() + ": " + e.getMessage(), e);
+        }
+        final String name;
         if (r.rank() == 0) {
-            final byte[] name = new byte[16];
-            new SecureRandom().nextBytes(name);
-            final Path file;
-            try {
-                file = OwnerFiles.subdirectory(r.sharedDir(), ".gloo").resolve("store-"
-                        + HexFormat.of().formatHex(name));
-            } catch (final IOException e) {
-                throw CctkException.environment("the gloo backend could not make its rendezvous directory in "
-                        + r.sharedDir() + ": " + e.getMessage(), e);
+            final byte[] random = new byte[16];
+            new SecureRandom().nextBytes(random);
+            name = HexFormat.of().formatHex(random);
+            r.store().set(key, name.getBytes(StandardCharsets.UTF_8));
+        } else {
+            name = new String(r.store().get(key), StandardCharsets.UTF_8);
+            if (!name.matches("[0-9a-f]{32}")) {
+                throw CctkException.environment("rank " + r.rank() + " got a malformed Gloo rendezvous name from the"
+                        + " store; it takes 32 hex digits.");
             }
-            r.store().set(key, file.toString().getBytes(StandardCharsets.UTF_8));
-            return file;
         }
-        final Path file = Path.of(new String(r.store().get(key), StandardCharsets.UTF_8));
-        if (!Files.isDirectory(file.getParent())) {
-            throw CctkException.environment("rank " + r.rank() + " cannot see Gloo's rendezvous directory "
-                    + file.getParent() + " that rank 0 made: the gloo backend needs the job's output directory on a"
-                    + " file system every node shares.");
-        }
-        return file;
+        return dir.resolve("store-" + name);
     }
 
     private static void quietDelete(final Path file) {
