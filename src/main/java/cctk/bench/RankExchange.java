@@ -65,8 +65,13 @@ final class RankExchange {
         return new String(store.get(prefix + name + "/0"), StandardCharsets.UTF_8);
     }
 
-    /** Rank 0, once no rank reads this run's keys any more: the store forgets all of them. */
+    /**
+     * Every rank says it has read what it will read of this run's keys; rank 0 waits for all of them, then the store
+     * forgets every key. Without the wait, a sweep with no collective in it (every row skipped) let rank 0 drop the
+     * key of its result files before a slower rank had read it, and that rank waited out the store's deadline.
+     */
     void dropAll() {
+        gatherText("read", "");
         if (rank == 0) {
             store.drop(prefix);
         }
