@@ -3,6 +3,7 @@ package cctk.diagnose;
 import cctk.ExitCode;
 import cctk.IoErrors;
 import cctk.comm.Store;
+import cctk.diagnose.verdict.CpuRate;
 import cctk.diagnose.verdict.DiagnosisFiles;
 import cctk.diagnose.verdict.Figures;
 import cctk.diagnose.verdict.Findings;
@@ -25,8 +26,8 @@ import java.util.List;
  * Rank 0's side of a diagnosis: plans (which ranks share a node), collects every node's figures from the store,
  * asks for the repeats that would confirm its first suspects, then judges, writes the files and prints the
  * verdict. What goes through the store: one key per rank (its host), one per node for the plan and four per
- * node leader for its results, one for the repeat plan and one to start the second per-node pass, plus two
- * endpoint keys per pair, mode and pass (the pair communicators' own rendezvous).
+ * node leader for its results, two per rank for its compute rates, one for the repeat plan and one to start the
+ * second per-node pass, plus two endpoint keys per pair, mode and pass (the pair communicators' own rendezvous).
  * <b>Note:</b> not threadsafe: rank 0's main thread.
  */
 public final class Coordinator {
@@ -35,12 +36,15 @@ public final class Coordinator {
     private final Settings settings;
     private final NodeLayout layout;
     private final PrintWriter out;
+    private final int world;
     private final LocalDateTime started = LocalDateTime.now();
     private Figures figures;
     private Findings findings;
 
-    private Coordinator(final Store store, final Settings settings, final NodeLayout layout, final PrintWriter out) {
+    private Coordinator(final Store store, final Settings settings, final NodeLayout layout, final PrintWriter out,
+                        final int world) {
         this.store = store;
+        this.world = world;
         this.settings = settings;
         this.layout = layout;
         this.out = out;
@@ -70,7 +74,7 @@ public final class Coordinator {
                 + settings.diagnose().threshold() + " x the peers' median"
                 + (settings.diagnose().confirm() ? ", suspects measured again" : ""));
         out.flush();
-        return new Coordinator(store, settings, layout, out);
+        return new Coordinator(store, settings, layout, out, world);
     }
 
     /** Collects the figures of both phases, finds the first suspects and publishes the repeat rounds. */
@@ -79,6 +83,9 @@ public final class Coordinator {
         for (int i = 0; i < layout.nodes(); i++) {
             read(Keys.take(store, Keys.nodeResults(i, 0)));
             read(Keys.take(store, Keys.pairResults(i)));
+        }
+        for (int r = 0; r < world; r++) {
+            read(Keys.take(store, Keys.cpu(0, r)));
         }
         findings = Judge.tentative(figures, settings.diagnose().threshold());
         final List<List<RecheckRounds.Item>> rounds = settings.diagnose().confirm()
@@ -105,6 +112,9 @@ public final class Coordinator {
     public ExitCode verdict(final double seconds) {
         for (int i = 0; i < layout.nodes(); i++) {
             read(Keys.take(store, Keys.nodeResults(i, 1)));
+        }
+        for (int r = 0; r < world; r++) {
+            read(Keys.take(store, Keys.cpu(1, r)));
         }
         final List<Suspect> verdict = Judge.ordered(Judge.confirm(findings, figures, settings.diagnose().threshold(),
                 settings.diagnose().confirm()));
@@ -156,6 +166,8 @@ public final class Coordinator {
                 case "rank" -> figures.rank(Integer.parseInt(f[1]), new RankSkew(Integer.parseInt(f[2]),
                         Integer.parseInt(f[3]), Integer.parseInt(f[4]), Integer.parseInt(f[5]),
                         Double.parseDouble(f[6]), Double.parseDouble(f[7])));
+                case "cpu" -> figures.cpu(Integer.parseInt(f[1]), new CpuRate(Integer.parseInt(f[2]),
+                        Integer.parseInt(f[3]), "1".equals(f[4]), Double.parseDouble(f[5])));
                 case "pair" -> figures.pair(Figures.test(Integer.parseInt(f[1]), Integer.parseInt(f[4])),
                         Integer.parseInt(f[2]), Integer.parseInt(f[3]), Double.parseDouble(f[5]));
                 case "repeat" -> figures.repeat(Figures.test(Integer.parseInt(f[1]), Integer.parseInt(f[4])),

@@ -46,6 +46,11 @@ public final class Keys {
         return PREFIX + "pass2";
     }
 
+    /** Rank {@code rank}'s compute rate in per-node pass {@code pass}. */
+    public static String cpu(final int pass, final int rank) {
+        return PREFIX + "cpu/" + pass + "/" + rank;
+    }
+
     public static String pairResults(final int node) {
         return PREFIX + "pres/" + node;
     }

@@ -26,7 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
  * with CCTK_SLURM_NODES=4). Faults are made with Linux traffic control inside a node's network namespace: a token
  * bucket filter (tc-tbf(8)) limits what the NIC sends to 100 Mbit/s, against about 5-10 Gbit/s of a clean veth
  * here. Clean runs must name no suspect; one slow NIC must be named as exactly that node and NIC; a node slow on
- * both NICs must be named as the node, not as its pairs. Every qdisc is removed afterwards, whatever happened.
+ * both NICs must be named as the node, not as its pairs; a rank held to 10 % of a CPU by a cgroup quota
+ * ({@link CpuCap}) must be named as that rank, never as a NIC. Every qdisc and cgroup is removed afterwards,
+ * whatever happened.
  */
 @Tag("slurm")
 @Timeout(900)
@@ -194,6 +196,27 @@ class DiagnoseIT {
         } finally {
             heal("node3", "eth0");
             heal("node3", "eth1");
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aRankCappedAtTenPercentOfACpuIsNamedAsTheRankNeverAsANic() throws Exception {
+        final CpuCap cap = CpuCap.make("cctk-it-slow-rank", 10);
+        final Thread watcher = new Thread(() -> cap.capWhenStarted("diag-rank", 4, Duration.ofSeconds(120)));
+        try {
+            watcher.start();
+            final Outcome o = diagnose(spec("diag-rank"));
+            assertThat(cap.capped()).as("rank 4 was capped").isPositive();
+            assertThat(o.run().code()).as(o.run().out()).isEqualTo(1);
+            assertThat(o.confirmed()).as(o.run().out()).contains("rank 4 on node3")
+                    .noneMatch(c -> c.startsWith("node+NIC") || c.startsWith("pair"));
+            assertThat(o.run().out()).containsPattern("SUSPECT rank 4 on node3: compute rate [0-9]+ rounds/s, peers'"
+                    + " median [0-9]+ \\(0\\.[0-4][0-9]x\\)").contains("no NIC of node3 is to blame");
+        } finally {
+            watcher.interrupt();
+            watcher.join(10_000);
+            cap.remove();
         }
     }
 }

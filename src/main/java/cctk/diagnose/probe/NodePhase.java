@@ -20,7 +20,9 @@ import java.util.List;
  * ({@link NodeLayout}), so that they do not take each other's cores. Between them the node's other ranks wait
  * for their leader in a barrier of this communicator, whose deadline covers the longest pairwise phase the settings
  * allow. On the leader each pass gives lines {@code intra <pass> <node> <busbw>} and {@code rank <pass> <rank> <node>
- * <iters> <last> <lateUs> <iterUs>}.
+ * <iters> <last> <lateUs> <iterUs>}. Before the all-reduce of its turn every rank, a node's only rank too, measures
+ * its compute rate ({@link CpuProbe}) and puts {@code cpu <pass> <rank> <node> <leader 0|1> <rate>} in the store for
+ * rank 0.
  * <b>Note:</b> not threadsafe: one per rank.
  */
 final class NodePhase implements AutoCloseable {
@@ -32,6 +34,7 @@ final class NodePhase implements AutoCloseable {
     private final String host;
     private final Communicator comm;
     private final Probe probe;
+    private final CpuProbe cpu = new CpuProbe();
 
     private NodePhase(final NodeLayout.Place me, final String host, final Communicator comm, final Probe probe) {
         this.me = me;
@@ -68,10 +71,19 @@ final class NodePhase implements AutoCloseable {
                 store.barrier(Keys.PREFIX + "turn/" + pass + "/" + t);
             }
             if (t == me.turn()) {
+                cpu(pass, store);
                 lines = measure(pass);
             }
         }
         return lines;
+    }
+
+    /** Every rank of the node, a node of one rank too: its compute rate of this pass, straight to rank 0. */
+    private void cpu(final int pass, final Store store) {
+        final int rank = me.ranks()[me.index()];
+        final double rate = cpu.rate(CpuProbe.WINDOW_NANOS);
+        Keys.put(store, Keys.cpu(pass, rank), "cpu " + pass + " " + rank + " " + me.node() + " " + (me.leader() ? 1 : 0)
+                + " " + rate);
     }
 
     private String measure(final int pass) {

@@ -1,11 +1,11 @@
 package cctk.diagnose.verdict;
 
 import cctk.results.CsvOut;
-import java.util.Map;
 
 /**
  * The rows of a diagnosis's three CSV files. Figures in GB/s of bus bandwidth (µs for arrival skew), each beside
- * the peers' median it was judged against and the ratio of the two; cells of what was not measured are empty.
+ * the peers' median it was judged against and the ratio of the two (a rank's compute rate in kernel rounds per
+ * second); cells of what was not measured are empty.
  * <b>Note:</b> threadsafe (no state).
  */
 final class DiagnosisCsv {
@@ -13,7 +13,8 @@ final class DiagnosisCsv {
     /** Columns of the nodes file. */
     static final String[] NODES = {"node", "test", "busbw_gbps", "peers_median_gbps", "ratio", "slow_pairs", "pairs"};
     /** Columns of the ranks file. */
-    static final String[] RANKS = {"rank", "node", "pass", "iterations", "last", "late_us", "iteration_us", "ratio"};
+    static final String[] RANKS = {"rank", "node", "pass", "iterations", "last", "late_us", "iteration_us", "ratio",
+        "cpu_rounds_per_s", "cpu_ratio"};
 
     private DiagnosisCsv() {
     }
@@ -72,18 +73,29 @@ final class DiagnosisCsv {
         }
     }
 
-    /** Each rank's arrival skew, per pass. */
-    static void ranks(final CsvOut w, final Figures f) {
+    /** Each rank's arrival skew (ranks of a node of two or more) and compute rate, per pass. */
+    static void ranks(final CsvOut w, final Figures f, final double threshold) {
         w.writeRecord(RANKS);
-        for (final Map.Entry<Integer, RankSkew[]> e : f.ranks().entrySet()) {
-            for (int p = 0; p < e.getValue().length; p++) {
-                final RankSkew s = e.getValue()[p];
-                if (s != null) {
-                    w.writeRecord(Integer.toString(s.rank()), f.nodes().get(s.node()), Integer.toString(p + 1),
-                            Integer.toString(s.iterations()), Integer.toString(s.last()),
-                            DiagnosisFiles.cell(s.lateUs()), DiagnosisFiles.cell(s.iterUs()),
-                            DiagnosisFiles.cell(s.ratio()));
+        final java.util.TreeSet<Integer> all = new java.util.TreeSet<>(f.ranks().keySet());
+        all.addAll(f.cpus().keySet());
+        final double[] cpuMedian = {Starved.spread(f, 0, threshold).median(), Starved.spread(f, 1, threshold).median()};
+        for (final int r : all) {
+            final RankSkew[] skews = f.ranks().getOrDefault(r, new RankSkew[Figures.PASSES]);
+            final CpuRate[] cpus = f.cpus().getOrDefault(r, new CpuRate[Figures.PASSES]);
+            for (int p = 0; p < Figures.PASSES; p++) {
+                final RankSkew s = skews[p];
+                final CpuRate c = cpus[p];
+                if (s == null && c == null) {
+                    continue;
                 }
+                final int node = s != null ? s.node() : c.node();
+                final double rate = c == null ? Double.NaN : c.rate();
+                w.writeRecord(Integer.toString(r), f.nodes().get(node), Integer.toString(p + 1),
+                        s == null ? "" : Integer.toString(s.iterations()), s == null ? "" : Integer.toString(s.last()),
+                        DiagnosisFiles.cell(s == null ? Double.NaN : s.lateUs()),
+                        DiagnosisFiles.cell(s == null ? Double.NaN : s.iterUs()),
+                        DiagnosisFiles.cell(s == null ? Double.NaN : s.ratio()), DiagnosisFiles.cell(rate),
+                        DiagnosisFiles.cell(rate / cpuMedian[p]));
             }
         }
     }

@@ -54,7 +54,7 @@ public final class DiagnosisFiles {
                     + "\n"));
             out.add(csv(dir.resolve(stem + "_nodes.csv"), w -> DiagnosisCsv.nodes(w, f, found, h.threshold())));
             out.add(csv(dir.resolve(stem + "_pairs.csv"), w -> DiagnosisCsv.pairs(w, f, found)));
-            out.add(csv(dir.resolve(stem + "_ranks.csv"), w -> DiagnosisCsv.ranks(w, f)));
+            out.add(csv(dir.resolve(stem + "_ranks.csv"), w -> DiagnosisCsv.ranks(w, f, h.threshold())));
             final Map<String, Object> doc = DiagnosisJson.document(h, f, found, verdict);
             doc.put("files", Map.of("text", out.get(0).getFileName().toString(), "nodes",
                     out.get(1).getFileName().toString(), "pairs", out.get(2).getFileName().toString(), "ranks",

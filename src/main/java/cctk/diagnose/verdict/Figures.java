@@ -8,9 +8,9 @@ import java.util.Map;
 /**
  * What a diagnosis measured, in GB/s of bus bandwidth (nccl-tests' definition; NaN where nothing was measured):
  * every node pair on every <em>test</em> (a mode, i.e. one NIC or all of them striped, times an operation), each
- * node's intra-node all-reduce in two passes, each rank's arrival skew in two passes, and the repeats of the
- * measurements that made a suspect. Pair figures live in flat arrays indexed by {@link Tournament#pairIndex}: 8
- * bytes per pair and test, 100 MB for 2,048 nodes on 3 modes and 2 operations.
+ * node's intra-node all-reduce in two passes, each rank's arrival skew and compute rate in two passes, and the
+ * repeats of the measurements that made a suspect. Pair figures live in flat arrays indexed by
+ * {@link Tournament#pairIndex}: 8 bytes per pair and test, 100 MB for 2,048 nodes on 3 modes and 2 operations.
  * <b>Note:</b> not threadsafe; rank 0 fills it from one thread.
  */
 public final class Figures {
@@ -30,6 +30,7 @@ public final class Figures {
     private final double[][] intra;
     private final Map<Long, Double> repeats = new HashMap<>();
     private final Map<Integer, RankSkew[]> ranks = new HashMap<>();
+    private final Map<Integer, CpuRate[]> cpus = new HashMap<>();
 
     /**
      * Empty figures for {@code nodes} (names, in node-index order) measured on {@code modes} (NIC names, then
@@ -134,6 +135,16 @@ public final class Figures {
     /** Every rank's skews by rank: [pass], an entry null where the pass did not measure it. */
     public Map<Integer, RankSkew[]> ranks() {
         return new java.util.TreeMap<>(ranks);
+    }
+
+    /** Records a rank's compute rate in a pass. */
+    public void cpu(final int pass, final CpuRate rate) {
+        cpus.computeIfAbsent(rate.rank(), r -> new CpuRate[PASSES])[pass] = rate;
+    }
+
+    /** Every rank's compute rates by rank: [pass], an entry null where the pass did not measure it. */
+    public Map<Integer, CpuRate[]> cpus() {
+        return new java.util.TreeMap<>(cpus);
     }
 
     private long key(final int test, final int a, final int b) {

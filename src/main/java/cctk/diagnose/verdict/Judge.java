@@ -59,6 +59,7 @@ public final class Judge {
                         "arrival skew", s.lateUs(), s.iterUs(), Double.NaN, s.last(), s.iterations())), false));
             }
         }
+        Starved.suspects(f, threshold, suspects);
         int notRepeated = 0;
         int budget = repeatBudget(n);
         final boolean[] named = blame.namedNodes(suspects);
@@ -104,7 +105,8 @@ public final class Judge {
 
     /**
      * The verdict: a suspect is confirmed when, on one of its modes, every operation is slow again on repeat (a
-     * node's inside and a rank: when the second pass is slow again).
+     * node's inside and a rank: when the second pass is slow again); a node's links whose leader is starved of CPU
+     * are left to its CPU ({@link Starved}).
      */
     public static List<Suspect> confirm(final Findings found, final Figures f, final double threshold,
                                         final boolean repeat) {
@@ -127,7 +129,7 @@ public final class Judge {
                 out.add(s.withRepeat(again, heldModes(again, f).containsValue(true)));
             }
         }
-        return out;
+        return Starved.leaveToCpu(out, f);
     }
 
     /**
@@ -191,6 +193,9 @@ public final class Judge {
     /** {@code e} with its repeat: the second pass (a node's inside, a rank), or the median of its pairs' repeats. */
     private static Evidence repeated(final Suspect s, final Evidence e, final Findings found, final int k,
                                      final Figures f, final double threshold) {
+        if (s.kind() == Suspect.Kind.RANK && Starved.CPU.equals(s.where())) {
+            return Starved.repeated(s, e, f, threshold);
+        }
         if (s.kind() == Suspect.Kind.RANK) {
             final RankSkew second = f.ranks().get(s.rank())[1];
             return second == null ? e.repeated(Double.NaN, Double.NaN, false)

@@ -53,8 +53,12 @@ public final class VerdictText {
             for (final Evidence e : s.evidence().subList(1, s.evidence().size())) {
                 out.add("    also " + evidence(s, e));
             }
+            final int starved = Starved.starvedLeader(s, verdict, f);
             if (s.confirmed()) {
                 out.add("    next: " + next(s, f.nodes()));
+            } else if (starved >= 0) {
+                out.add("    left to rank " + starved + "'s CPU: it drives these links, and a rank starved of CPU slows"
+                        + " every link it drives; judge them again once its CPU is fixed");
             } else if (s.evidence().stream().anyMatch(e -> e.held() && !Double.isNaN(e.repeat()))) {
                 out.add("    not confirmed because on no mode was every operation slow again");
             }
@@ -83,13 +87,22 @@ public final class VerdictText {
                     + " (e.g. ethtool " + s.where() + ", ibstat), then rerun cctk diagnose";
             case PAIR -> "check the route between " + node + " and " + nodes.get(s.peer()) + " on " + s.where()
                     + " (the switch ports and the path between them): each node is healthy with its other peers";
-            case RANK -> "look at rank " + s.rank() + "'s process on " + node + " (its CPU binding and what else runs"
+            case RANK -> Starved.CPU.equals(s.where())
+                    ? "look at rank " + s.rank() + "'s process on " + node + " (the CPU quota of its cgroup or Slurm"
+                    + " step, its CPU binding, what else runs on its cores, the cores' frequency): it computes far"
+                    + " slower than its peers, so no NIC of " + node + " is to blame"
+                    : "look at rank " + s.rank() + "'s process on " + node + " (its CPU binding and what else runs"
                     + " on its cores): it arrives late at its node's collectives";
         };
     }
 
     /** One piece of evidence: {@code eth1 sendrecv 0.03 GB/s, peers' median 1.21 GB/s (0.02x), 3 of 3 pairs slow}. */
     static String evidence(final Suspect s, final Evidence e) {
+        if (s.kind() == Suspect.Kind.RANK && Starved.CPU.equals(s.where())) {
+            return e.test() + " " + rate(e.figure()) + " rounds/s, peers' median " + rate(e.peers()) + " ("
+                    + ratio(e.ratio()) + ")" + (Double.isNaN(e.repeat()) ? "" : "; second pass " + rate(e.repeat())
+                    + " (" + ratio(e.repeatRatio()) + (e.held() ? ", slow again)" : ", not slow)"));
+        }
         if (s.kind() == Suspect.Kind.RANK) {
             return e.test() + ": " + us(e.figure()) + " late in the median iteration of " + us(e.peers())
                     + " (" + ratio(e.ratio()) + "), last in " + e.agree() + " of " + e.of() + " iterations"
@@ -102,6 +115,10 @@ public final class VerdictText {
                 + ratio(e.ratio()) + "), " + e.agree() + " of " + e.of() + what
                 + (Double.isNaN(e.repeat()) ? "" : "; again " + gbps(e.repeat()) + " GB/s (" + ratio(e.repeatRatio())
                 + (e.held() ? ", slow again)" : ", not slow)"));
+    }
+
+    private static String rate(final double v) {
+        return String.format(java.util.Locale.ROOT, "%.0f", v);
     }
 
     static String gbps(final double v) {

@@ -100,7 +100,13 @@ class DiagnoseRankTest {
                 .allSatisfy(l -> assertThat(l.split(",")[2]).isNotEmpty());
         assertThat(nodes).filteredOn(l -> l.startsWith("sim5,intra-node"))
                 .allSatisfy(l -> assertThat(l.split(",", -1)[2]).as("a node of one rank").isEmpty());
-        assertThat(Files.readAllLines(only("_ranks.csv"))).hasSize(1 + 8 * 2);
+        // every rank's compute rate in both passes; arrival skew only where a node has two ranks or more
+        final List<String> ranks = Files.readAllLines(only("_ranks.csv"));
+        assertThat(ranks).hasSize(1 + 9 * 2);
+        assertThat(ranks.subList(1, ranks.size())).allSatisfy(l -> assertThat(Double.parseDouble(l.split(",")[8]))
+                .as(l).isPositive());
+        assertThat(ranks).filteredOn(l -> l.startsWith("8,sim5,")).hasSize(2)
+                .allSatisfy(l -> assertThat(l.split(",", -1)[5]).as("rank 8 alone has no skew").isEmpty());
         for (final Path p : Files.list(dir).toList()) {
             if (Files.isDirectory(p)) { // the page, written by the diagnosis beside its record
                 assertThat(p.resolve("diagnosis.html")).isRegularFile();

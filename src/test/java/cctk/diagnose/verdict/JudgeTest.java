@@ -154,6 +154,74 @@ class JudgeTest {
         assertThat(verdict.get(1).evidence().get(0).agree()).isEqualTo(10);
     }
 
+    /** Rates of ranks 0..n-1 on nodes 0..n-1 (one rank each, every one leads), with {@code rate} per rank and pass. */
+    private static void cpus(final Figures f, final int ranksPerNode, final java.util.function.IntToDoubleFunction rate,
+                             final int slowPassesFrom) {
+        final int n = f.nodes().size();
+        for (int p = 0; p < Figures.PASSES; p++) {
+            for (int r = 0; r < n * ranksPerNode; r++) {
+                final double noise = 1 + 0.03 * ((r * 7 + p) % 3 - 1);
+                final double v = p >= slowPassesFrom ? rate.applyAsDouble(r) : 1.0;
+                f.cpu(p, new CpuRate(r, r / ranksPerNode, r % ranksPerNode == 0, 1e6 * noise * v));
+            }
+        }
+    }
+
+    private static void repeatAll(final Figures f, final Findings found, final Slowdown again) {
+        for (final Recheck r : found.allRechecks()) {
+            for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
+                f.repeat(Figures.test(r.mode(), op), r.a(), r.b(), again.factor(f.modes().get(r.mode()), r.a(),
+                        r.b()));
+            }
+        }
+    }
+
+    @Test
+    void aLeaderStarvedOfCpuIsNamedAsTheRankAndItsNodesSlowLinksAreLeftToIt() {
+        // node3's only rank at 10 % of a CPU: its pairs on eth1 read slow too, as a slow NIC would
+        final Slowdown links = nic(2, "eth1", 0.3);
+        final Figures f = figures(4, List.of("eth0", "eth1"), links);
+        cpus(f, 1, r -> r == 2 ? 0.1 : 1.0, 0);
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(subjects(found, f)).contains("node+NIC node3 eth1", "rank 2 on node3");
+        repeatAll(f, found, links);
+        final List<Suspect> verdict = Judge.ordered(Judge.confirm(found, f, 0.8, true));
+        assertThat(verdict).extracting(s -> s.kind().label() + " " + s.subject(f.nodes()) + " " + s.where() + " "
+                + s.confirmed()).containsExactly("rank 2 on node3 CPU true", "node+NIC node3 eth1 eth1 false");
+        final List<String> text = VerdictText.lines(new DiagnosisFiles.Header("t", java.time.LocalDateTime.now(),
+                1 << 20, 0.8, true, 1, List.of("eth0", "eth1")), f, found, verdict);
+        assertThat(text).anyMatch(l -> l.startsWith("SUSPECT rank 2 on node3: compute rate"))
+                .anyMatch(l -> l.contains("left to rank 2's CPU"))
+                .anyMatch(l -> l.contains("next:") && l.contains("no NIC of node3 is to blame"))
+                .noneMatch(l -> l.startsWith("SUSPECT node+NIC"))
+                .last().isEqualTo("verdict: 1 suspect(s): rank 2 on node3");
+    }
+
+    @Test
+    void aRankSlowAtComputingOnlyOnceIsNotConfirmedAndExcusesNoNic() {
+        final Figures f = figures(4, List.of("eth0", "eth1"), (m, a, b) -> 1);
+        for (int p = 0; p < Figures.PASSES; p++) {
+            for (int r = 0; r < 8; r++) {
+                f.cpu(p, new CpuRate(r, r / 2, r % 2 == 0, 1e6 * (r == 4 && p == 0 ? 0.1 : 1 + 0.01 * r)));
+            }
+        }
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(subjects(found, f)).containsExactly("rank 4 on node3");
+        assertThat(Judge.confirm(found, f, 0.8, true)).singleElement().satisfies(s -> {
+            assertThat(s.confirmed()).isFalse();
+            assertThat(s.evidence().get(0).repeatRatio()).isGreaterThan(0.9);
+        });
+        // a starved rank that does not lead its node drives no NIC: node2's slow eth0 stays node2's
+        final Slowdown links = nic(1, "eth0", 0.3);
+        final Figures g = figures(4, List.of("eth0", "eth1"), links);
+        cpus(g, 2, r -> r == 3 ? 0.1 : 1.0, 0);
+        final Findings second = Judge.tentative(g, 0.8);
+        repeatAll(g, second, links);
+        assertThat(Judge.ordered(Judge.confirm(second, g, 0.8, true))).extracting(s -> s.kind().label() + " "
+                + s.subject(g.nodes()) + " " + s.confirmed())
+                .containsExactly("node+NIC node2 eth0 true", "rank 3 on node2 true");
+    }
+
     @Test
     void aNodeSlowOnEveryNicAtFirstButOnOneNicAgainIsThatNicOnly() {
         final Slowdown first = (mode, a, b) -> a == 1 || b == 1 ? (mode.equals("eth0") ? 0.5 : 0.05) : 1;
