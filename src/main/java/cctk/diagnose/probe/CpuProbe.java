@@ -14,7 +14,7 @@ final class CpuProbe {
     /** How long the timed rounds last. */
     static final long WINDOW_NANOS = 250_000_000L;
     /** How long the untimed rounds before them last. */
-    static final long WARM_NANOS = 50_000_000L;
+    static final long WARM_NANOS = 100_000_000L;
     private static final int LENGTH = 4096;
 
     private final double[] values = new double[LENGTH];
