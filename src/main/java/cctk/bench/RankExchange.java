@@ -66,12 +66,12 @@ final class RankExchange {
     }
 
     /**
-     * Every rank says it has read what it will read of this run's keys; rank 0 waits for all of them, then the store
-     * forgets every key. Without the wait, a sweep with no collective in it (every row skipped) let rank 0 drop the
-     * key of its result files before a slower rank had read it, and that rank waited out the store's deadline.
+     * Every rank has read what it will read of this run's keys (a store barrier: one request a rank), then rank 0's
+     * store forgets every key. Without the barrier, a sweep with no collective in it (every row skipped) let rank 0
+     * drop the key of its result files before a slower rank had read it, and that rank waited out the store's deadline.
      */
     void dropAll() {
-        gatherText("read", "");
+        store.barrier(prefix + "read");
         if (rank == 0) {
             store.drop(prefix);
         }
