@@ -22,11 +22,11 @@ public interface CommBuffer {
     void download(long offset, ByteBuffer dst);
 
     /**
-     * The host memory this buffer lies in, so that a backend can run on another backend's buffers without a copy
-     * (the leaders of a hierarchical communicator run tcp straight on the node's shared memory): a direct,
+     * The host memory this buffer lies in, for code that reads another backend's buffer without a copy: a direct,
      * little-endian ByteBuffer over the whole allocation, the same object for the buffer and every slice of it; null
-     * where the memory is not the host's (a GPU's). Whoever runs on it must {@link Communicator#forget} it before its
-     * owner frees it.
+     * where the memory is not the host's (a GPU's). Whoever keeps views of it must {@link Communicator#forget} it
+     * before its owner frees it. (The CPU backends need none of this among themselves: they share one buffer class,
+     * {@link HostBuffer}, and tcp runs on the shm backend's buffers as they are.)
      */
     default ByteBuffer hostMemory() {
         return null;

@@ -29,8 +29,9 @@ public interface Communicator extends AutoCloseable {
     }
 
     /**
-     * Forgets what this communicator keeps about {@code buffer}, another communicator's buffer it ran on through
-     * {@link CommBuffer#hostMemory} and which is about to be freed (views of its memory must not outlive it).
+     * Forgets what this communicator keeps about {@code buffer}, another communicator's buffer it ran on and which
+     * is about to be freed (views of its memory must not outlive it). The backends here keep nothing: tcp runs on
+     * {@link HostBuffer}s in place, whose memory fails every use once freed.
      */
     default void forget(final CommBuffer buffer) {
         // keeps nothing

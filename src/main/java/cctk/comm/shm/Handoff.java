@@ -2,6 +2,8 @@ package cctk.comm.shm;
 
 import cctk.comm.CollectiveType;
 import cctk.comm.DType;
+import cctk.comm.HostBuffer;
+import cctk.comm.HostMemory;
 import java.util.Arrays;
 
 /**
@@ -18,9 +20,9 @@ final class Handoff {
     final int me;
     final int size;
     /** Per rank, the current collective's send and receive buffers, as this rank maps them, and byte offsets. */
-    final Region[] send;
+    final HostMemory[] send;
     final int[] sendOff;
-    final Region[] recv;
+    final HostMemory[] recv;
     final int[] recvOff;
     private final Members members;
     private final ControlBlock mine;
@@ -39,9 +41,9 @@ final class Handoff {
         this.peers = peers;
         this.own = own;
         this.epoch = epoch;
-        this.send = new Region[size];
+        this.send = new HostMemory[size];
         this.sendOff = new int[size];
-        this.recv = new Region[size];
+        this.recv = new HostMemory[size];
         this.recvOff = new int[size];
     }
 
@@ -51,20 +53,21 @@ final class Handoff {
     }
 
     /** Publishes this rank's buffers (null: none) for peers to read once it {@link #arrive}s. */
-    void publish(final ShmBuffer s, final ShmBuffer r) {
+    void publish(final HostBuffer s, final HostBuffer r) {
         describe(0, s);
         describe(1, r);
-        send[me] = s == null ? null : s.region;
+        send[me] = s == null ? null : s.memory;
         sendOff[me] = s == null ? 0 : s.offset;
-        recv[me] = r == null ? null : r.region;
+        recv[me] = r == null ? null : r.memory;
         recvOff[me] = r == null ? 0 : r.offset;
     }
 
-    private void describe(final int which, final ShmBuffer b) {
+    private void describe(final int which, final HostBuffer b) {
         if (b == null) {
             mine.descriptor(which, -1, 0, 0);
         } else {
-            mine.descriptor(which, b.slot, b.gen, b.offset);
+            final OwnSegments.Segment s = OwnSegments.Segment.of(b);
+            mine.descriptor(which, s.slot, s.gen, b.offset);
         }
     }
 

@@ -9,6 +9,7 @@ import cctk.comm.HostCommunicator;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
 import cctk.comm.Store;
+import cctk.comm.HostBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -56,8 +57,8 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
      * Connects this rank's node group through shared memory (keys and segment names under
      * {@code options.keyPrefix() + "/node" + node}) and, on the node's leader, the inter-node communicator that
      * {@code leadersOf} connects as rank {@code node} of {@code size / ranksPerNode} (e.g. a tcp communicator; it
-     * must run on other backends' host memory). {@code flat}, a communicator of all {@code size} ranks, or null,
-     * carries alltoallv and sendrecv across nodes; it is closed with this one, also when connecting fails.
+     * must run on the node's {@link HostBuffer}s in place). {@code flat}, a communicator of all {@code size} ranks,
+     * or null, carries alltoallv and sendrecv across nodes; it is closed with this one, also when connecting fails.
      */
     public static HierarchicalCommunicator connect(final ShmOptions options, final int rank, final int size,
                                                    final int ranksPerNode, final Store store,
@@ -170,8 +171,8 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
         return op == ReduceOp.AVG ? ReduceOp.SUM : op; // the mean of means is not the mean: divide once, at the end
     }
 
-    private void divide(final ShmBuffer b, final long count, final DType type) {
-        Reductions.divide(type, b.region.typed(type), b.offset / type.bytes(), (int) count, size);
+    private void divide(final HostBuffer b, final long count, final DType type) {
+        Reductions.divide(type, b.memory.typed(type), b.offset / type.bytes(), (int) count, size);
     }
 
     @Override
@@ -181,7 +182,7 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
             shm.allReduce(send, recv, count, type, op);
             return;
         }
-        final ShmBuffer s = st.shm(0, count * type.bytes());
+        final HostBuffer s = st.shm(0, count * type.bytes());
         shm.reduce(send, s, count, type, inner(op), 0);
         if (leads()) {
             leaders.allReduce(s, s, count, type, inner(op));
@@ -201,7 +202,7 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
             return;
         }
         final long section = perNode * sendCount * type.bytes();
-        final ShmBuffer s = st.shm(0, nodes * section);
+        final HostBuffer s = st.shm(0, nodes * section);
         final CommBuffer mine = st.slice(s, node * section, section);
         shm.allGather(send, mine, sendCount, type);
         if (leads()) {
@@ -219,8 +220,8 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
             return;
         }
         final long block = recvCount * type.bytes();
-        final ShmBuffer s = st.shm(0, size * block);
-        final ShmBuffer h = st.shm(1, perNode * block);
+        final HostBuffer s = st.shm(0, size * block);
+        final HostBuffer h = st.shm(1, perNode * block);
         shm.reduce(send, s, size * recvCount, type, inner(op), 0);
         if (leads()) {
             leaders.reduceScatter(s, h, perNode * recvCount, type, inner(op));
@@ -242,7 +243,7 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
         }
         final long bytes = count * type.bytes();
         final int rootNode = root / perNode;
-        final ShmBuffer s = st.shm(0, bytes);
+        final HostBuffer s = st.shm(0, bytes);
         if (node == rootNode) {
             shm.broadcast(send, recv, count, type, root % perNode);
         }
@@ -267,8 +268,8 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
         }
         final long bytes = count * type.bytes();
         final int rootNode = root / perNode;
-        final ShmBuffer s = st.shm(0, bytes);
-        final ShmBuffer h = st.shm(1, bytes);
+        final HostBuffer s = st.shm(0, bytes);
+        final HostBuffer h = st.shm(1, bytes);
         shm.reduce(send, s, count, type, inner(op), 0);
         if (leads()) {
             leaders.reduce(s, s, count, type, inner(op), rootNode);
@@ -301,12 +302,12 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
         }
         final long block = countPerPeer * type.bytes();
         final long row = size * block;
-        final ShmBuffer gathered = st.shm(0, perNode * row); // [source local rank][destination world rank]
-        final ShmBuffer sorted = st.shm(1, perNode * row);   // [destination local rank][source world rank]
+        final HostBuffer gathered = st.shm(0, perNode * row); // [source local rank][destination world rank]
+        final HostBuffer sorted = st.shm(1, perNode * row);   // [destination local rank][source world rank]
         shm.allGather(send, gathered, size * countPerPeer, type);
         if (leads()) {
-            final ShmBuffer out = st.shm(2, perNode * row); // [destination node][source local][destination local]
-            final ShmBuffer in = st.shm(3, perNode * row);  // [source node][source local][destination local]
+            final HostBuffer out = st.shm(2, perNode * row); // [destination node][source local][destination local]
+            final HostBuffer in = st.shm(3, perNode * row);  // [source node][source local][destination local]
             for (int m = 0; m < nodes; m++) {
                 for (int l = 0; l < perNode; l++) {
                     for (int j = 0; j < perNode; j++) {

@@ -3,6 +3,7 @@ package cctk.comm.shm;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
+import cctk.comm.HostMemory;
 import java.nio.Buffer;
 
 /**
@@ -23,8 +24,8 @@ final class Kernels {
      * {@code count} elements, where rank p's input starts at byte {@code inOff[p] + shift} of {@code in[p]}. The
      * output may be rank {@code first}'s input at the same bytes (in-place), never another rank's.
      */
-    static void reduceChain(final DType type, final ReduceOp op, final Region out, final int outOff,
-                            final Region[] in, final int[] inOff, final int shift, final int first, final int w,
+    static void reduceChain(final DType type, final ReduceOp op, final HostMemory out, final int outOff,
+                            final HostMemory[] in, final int[] inOff, final int shift, final int first, final int w,
                             final int count) {
         final int unit = type.bytes();
         if (count == 0) {

@@ -1,6 +1,7 @@
 package cctk.comm.shm;
 
 import cctk.CctkException;
+import cctk.comm.HostBuffer;
 
 /**
  * All-gather, broadcast, all-to-all and all-to-all-v, zero-copy: every rank copies what it receives straight from
@@ -20,63 +21,63 @@ final class MovingOps {
         this.size = handoff.size;
     }
 
-    void allGather(final ShmBuffer s, final ShmBuffer r, final int block) {
+    void allGather(final HostBuffer s, final HostBuffer r, final int block) {
         if (block == 0) {
             return;
         }
         h.publish(s, r);
         final long arrived = h.arrive();
         // this rank's own block first: work done while the peers arrive (nothing to do in place)
-        r.region.copyFrom(r.offset + me * block, s.region, s.offset, block);
+        r.memory.copyFrom(r.offset + me * block, s.memory, s.offset, block);
         for (int k = 1; k < size; k++) {
             final int p = (me + k) % size;
             h.await(p, arrived, false);
             h.snapshot(p);
-            r.region.copyFrom(r.offset + p * block, h.send[p], h.sendOff[p], block);
+            r.memory.copyFrom(r.offset + p * block, h.send[p], h.sendOff[p], block);
         }
         final long done = h.arrive();
         h.awaitAll(done, true);
     }
 
-    void broadcast(final ShmBuffer s, final ShmBuffer r, final int bytes, final int root) {
+    void broadcast(final HostBuffer s, final HostBuffer r, final int bytes, final int root) {
         if (bytes == 0) {
             return;
         }
         h.publish(me == root ? s : null, r);
         final long arrived = h.arrive();
         if (me == root) {
-            r.region.copyFrom(r.offset, s.region, s.offset, bytes);
+            r.memory.copyFrom(r.offset, s.memory, s.offset, bytes);
             final long done = h.arrive();
             h.awaitAll(done, true);
             return;
         }
         h.await(root, arrived, false);
         h.snapshot(root);
-        r.region.copyFrom(r.offset, h.send[root], h.sendOff[root], bytes);
+        r.memory.copyFrom(r.offset, h.send[root], h.sendOff[root], bytes);
         h.arrive(); // nobody reads this rank's buffers: it leaves at once
     }
 
     /** {@code s} must not overlap {@code r} (the caller stages it). */
-    void allToAll(final ShmBuffer s, final ShmBuffer r, final int block) {
+    void allToAll(final HostBuffer s, final HostBuffer r, final int block) {
         if (block == 0) {
             return;
         }
         h.publish(s, r);
         final long arrived = h.arrive();
         // this rank's own block first: work done while the peers arrive
-        r.region.copyFrom(r.offset + me * block, s.region, s.offset + me * block, block);
+        r.memory.copyFrom(r.offset + me * block, s.memory, s.offset + me * block, block);
         for (int k = 1; k < size; k++) {
             final int p = (me + k) % size;
             h.await(p, arrived, false);
             h.snapshot(p);
-            r.region.copyFrom(r.offset + p * block, h.send[p], h.sendOff[p] + me * block, block);
+            r.memory.copyFrom(r.offset + p * block, h.send[p], h.sendOff[p] + me * block, block);
         }
         final long done = h.arrive();
         h.awaitAll(done, true);
     }
 
     /** Counts and displacements in elements of {@code unit} bytes; {@code s} must not overlap {@code r}. */
-    void allToAllv(final ShmBuffer s, final long[] sendCounts, final long[] sendDispls, final ShmBuffer r,
+    void allToAllv(final HostBuffer s, final long[] sendCounts, final long[] sendDispls, final HostBuffer r,
                    final long[] recvCounts, final long[] recvDispls, final int unit) {
         h.publish(s, r);
         h.publishCounts(sendCounts, sendDispls);
@@ -93,10 +94,10 @@ final class MovingOps {
                 mismatched = n;
                 continue;
             }
-            r.region.copyFrom(r.offset + (int) recvDispls[p] * unit, h.send[p],
+            r.memory.copyFrom(r.offset + (int) recvDispls[p] * unit, h.send[p],
                     h.sendOff[p] + (int) h.displFrom(p) * unit, (int) n * unit);
         }
-        r.region.copyFrom(r.offset + (int) recvDispls[me] * unit, s.region, s.offset + (int) sendDispls[me] * unit,
+        r.memory.copyFrom(r.offset + (int) recvDispls[me] * unit, s.memory, s.offset + (int) sendDispls[me] * unit,
                 (int) sendCounts[me] * unit);
         final long done = h.arrive();
         h.awaitAll(done, true);

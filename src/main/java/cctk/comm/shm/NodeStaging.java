@@ -2,14 +2,15 @@ package cctk.comm.shm;
 
 import cctk.comm.CommBuffer;
 import cctk.comm.Communicator;
-import java.nio.ByteBuffer;
+import cctk.comm.HostBuffer;
 
 /**
  * The scratch memory of {@link HierarchicalCommunicator}: shared-memory areas of the node's communicator, which
  * the node reduces, gathers and broadcasts through, and on which the node's leader runs the inter-node
- * communicator in place (through {@link CommBuffer#hostMemory}: no copy between the levels); and a small cache of
- * slices, so that repeating a collective with the same arguments allocates nothing. An outgrown area is freed at
- * once, after the communicators that ran on it have forgotten it; {@link #close} frees the rest.
+ * communicator in place (they are {@link HostBuffer}s, which tcp runs on as they are: no copy between the levels);
+ * and a small cache of slices, so that repeating a collective with the same arguments allocates nothing. An
+ * outgrown area is freed at once, after the communicators that ran on it have forgotten it; {@link #close} frees
+ * the rest.
  * <b>Note:</b> not threadsafe.
  */
 final class NodeStaging {
@@ -20,8 +21,7 @@ final class NodeStaging {
 
     private final ShmCommunicator node;
     private final Communicator[] users;
-    private final ShmBuffer[] shm = new ShmBuffer[AREAS];
-    private final ByteBuffer[] cursors = new ByteBuffer[AREAS];
+    private final HostBuffer[] shm = new HostBuffer[AREAS];
     private final CommBuffer[] sliceOf = new CommBuffer[SLICES];
     private final long[] sliceAt = new long[SLICES];
     private final long[] sliceLength = new long[SLICES];
@@ -35,40 +35,30 @@ final class NodeStaging {
     }
 
     /** Shared-memory area {@code which} of at least {@code bytes}; grows, never shrinks. */
-    ShmBuffer shm(final int which, final long bytes) {
+    HostBuffer shm(final int which, final long bytes) {
         if (shm[which] == null || shm[which].length < bytes) {
             if (shm[which] != null) {
                 release(shm[which]);
                 shm[which] = null;
-                cursors[which] = null;
             }
-            shm[which] = (ShmBuffer) node.allocate(Math.max(bytes, 64));
-            cursors[which] = shm[which].region.data.duplicate();
+            shm[which] = (HostBuffer) node.allocate(Math.max(bytes, 64));
         }
         return shm[which];
     }
 
     /** Copies {@code len} bytes of area {@code which} at {@code off} into {@code dst} at {@code dstOff}. */
     void out(final int which, final long off, final CommBuffer dst, final long dstOff, final long len) {
-        if (len > 0) {
-            final ByteBuffer c = cursors[which];
-            c.limit((int) (off + len)).position((int) off);
-            dst.upload(c, dstOff);
-        }
+        shm[which].copyTo(off, dst, dstOff, len);
     }
 
     /** Copies {@code len} bytes of {@code src} at {@code srcOff} into area {@code which} at {@code off}. */
     void in(final CommBuffer src, final long srcOff, final int which, final long off, final long len) {
-        if (len > 0) {
-            final ByteBuffer c = cursors[which];
-            c.limit((int) (off + len)).position((int) off);
-            src.download(srcOff, c);
-        }
+        shm[which].copyFrom(src, srcOff, off, len);
     }
 
     /** Copies {@code len} bytes of area {@code from} at {@code fromOff} to area {@code to} at {@code toOff}. */
     void copy(final int from, final long fromOff, final int to, final long toOff, final int len) {
-        shm[to].region.copyFrom(shm[to].offset + (int) toOff, shm[from].region, shm[from].offset + (int) fromOff,
+        shm[to].memory.copyFrom(shm[to].offset + (int) toOff, shm[from].memory, shm[from].offset + (int) fromOff,
                 len);
     }
 
@@ -107,7 +97,7 @@ final class NodeStaging {
         }
     }
 
-    private void release(final ShmBuffer b) {
+    private void release(final HostBuffer b) {
         forget(b);
         node.free(b);
     }
@@ -118,7 +108,6 @@ final class NodeStaging {
             if (shm[k] != null) {
                 release(shm[k]);
                 shm[k] = null;
-                cursors[k] = null;
             }
         }
     }

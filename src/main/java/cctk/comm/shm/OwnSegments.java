@@ -1,6 +1,9 @@
 package cctk.comm.shm;
 
 import cctk.CctkException;
+import cctk.comm.CommBuffer;
+import cctk.comm.HostBuffer;
+import cctk.comm.HostMemory;
 import java.nio.MappedByteBuffer;
 import java.nio.file.Path;
 
@@ -10,7 +13,8 @@ import java.nio.file.Path;
  * last peer to map it does that), when its buffer is freed, or at close. A buffer is freed when its owner says so
  * ({@link #free}, from {@code Communicator.free}): the slot is marked dead (peers drop their mappings at their next
  * look at the table, at the latest when they next allocate) and the mapping is unmapped at once. Nothing waits for
- * the garbage collector.
+ * the garbage collector. Each allocation's {@link HostMemory} is tagged with its {@link Segment}: the table that
+ * made it, its slot and generation, which peers find it by.
  * <b>Note:</b> not threadsafe.
  */
 final class OwnSegments {
@@ -19,21 +23,37 @@ final class OwnSegments {
     static final long MAX_BYTES = SegmentFiles.MAX_FILE - SegmentHeader.LENGTH;
     private static final int PAGE = 4096;
 
-    /** A live segment. */
-    private static final class Segment {
+    /** A segment of this rank, the tag of its memory. <b>Note:</b> not threadsafe. */
+    static final class Segment {
+        /** The table that made it: buffers of another communicator are not this one's. */
+        final OwnSegments table;
+        final int slot;
         final long gen;
         final MappedByteBuffer mapping;
-        final Region region;
         final Path path;
         final long bytes;
+        /** The payload, after the header; tagged with this segment. */
+        final HostMemory memory;
 
-        Segment(final long gen, final MappedByteBuffer mapping, final Region region, final Path path,
-                final long bytes) {
+        Segment(final OwnSegments table, final int slot, final long gen, final MappedByteBuffer mapping,
+                final Path path, final long bytes) {
+            this.table = table;
+            this.slot = slot;
             this.gen = gen;
             this.mapping = mapping;
-            this.region = region;
             this.path = path;
             this.bytes = bytes;
+            this.memory = HostMemory.over(mapping.slice(SegmentHeader.LENGTH, (int) bytes), this);
+        }
+
+        /** The segment of {@code b}, a buffer of this rank's segments (staged in where it was not). */
+        static Segment of(final HostBuffer b) {
+            return (Segment) b.memory.tag();
+        }
+
+        @Override
+        public String toString() {
+            return "shm slot " + slot;
         }
     }
 
@@ -58,7 +78,7 @@ final class OwnSegments {
      * ({@code peers}), so that their pages can go back to the tmpfs; then, if the tmpfs lacks room for the new
      * segment, fails naming how much it needs and how much is free.
      */
-    ShmBuffer allocate(final long bytes, final PeerSegments peers) {
+    HostBuffer allocate(final long bytes, final PeerSegments peers) {
         if (bytes < 0 || bytes > MAX_BYTES) {
             throw CctkException.usage("the shm backend allocates buffers of 0 to " + MAX_BYTES + " bytes; " + bytes
                     + " bytes were asked for.");
@@ -80,7 +100,7 @@ final class OwnSegments {
         return create(slot, bytes, fileBytes);
     }
 
-    private ShmBuffer create(final int slot, final long bytes, final long fileBytes) {
+    private HostBuffer create(final int slot, final long bytes, final long fileBytes) {
         final long gen = ++gens[slot];
         final String name = members.names.data(members.nonces[members.rank], members.rank, slot, gen);
         final Path path = members.dir.resolve(name);
@@ -105,11 +125,11 @@ final class OwnSegments {
         if (members.size == 1) {
             SegmentFiles.unlink(path); // no peer will ever open it
         }
-        final Region region = new Region(mapping.slice(SegmentHeader.LENGTH, (int) bytes));
-        slots[slot] = new Segment(gen, mapping, region, path, bytes);
+        final Segment segment = new Segment(this, slot, gen, mapping, path, bytes);
+        slots[slot] = segment;
         count++;
         liveBytes += bytes;
-        return new ShmBuffer(this, region, slot, gen, 0, (int) bytes);
+        return new HostBuffer(segment.memory, 0, (int) bytes);
     }
 
     private int freeSlot() {
@@ -121,10 +141,14 @@ final class OwnSegments {
         return -1;
     }
 
-    /** Whether {@code b}'s segment is still this rank's (not freed). */
-    boolean live(final ShmBuffer b) {
-        final Segment s = slots[b.slot];
-        return s != null && s.gen == b.gen && b.owner == this;
+    /** The segment of {@code b} where this table made it (freed or not), else null: a buffer not of this rank. */
+    Segment segment(final CommBuffer b) {
+        return b instanceof HostBuffer h && h.memory.tag() instanceof Segment s && s.table == this ? s : null;
+    }
+
+    /** Whether segment {@code s} of this table is still this rank's (not freed). */
+    boolean live(final Segment s) {
+        return slots[s.slot] == s;
     }
 
     /**
@@ -132,16 +156,15 @@ final class OwnSegments {
      * already is left alone. Its memory leaves this process at once, and the tmpfs once every peer has dropped its
      * mapping. The caller guarantees no peer reads it any more: every collective that published it has returned.
      */
-    void free(final ShmBuffer b) {
-        final Segment s = slots[b.slot];
-        if (s == null || s.gen != b.gen) {
+    void free(final HostBuffer b, final Segment s) {
+        if (!live(s)) {
             return;
         }
-        if (b.offset != 0 || b.length != s.bytes) {
+        if (!b.whole()) {
             throw CctkException.usage("only a whole buffer can be freed, not a slice of " + b.length + " bytes at "
                     + b.offset + ".");
         }
-        release(b.slot, s);
+        release(s.slot, s);
     }
 
     private void release(final int slot, final Segment s) {
@@ -150,7 +173,7 @@ final class OwnSegments {
         retirements++;
         control.countersRelease(allocations, retirements, slotsInUse);
         SegmentFiles.unlink(s.path);
-        s.region.markFreed();
+        s.memory.free(); // every later use fails instead of touching unmapped memory
         Unmapper.unmap(s.mapping);
         count--;
         liveBytes -= s.bytes;

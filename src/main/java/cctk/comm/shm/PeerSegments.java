@@ -1,6 +1,7 @@
 package cctk.comm.shm;
 
 import cctk.CctkException;
+import cctk.comm.HostMemory;
 import java.nio.MappedByteBuffer;
 
 /**
@@ -16,12 +17,12 @@ final class PeerSegments {
     private static final class Mapping {
         final long gen;
         final MappedByteBuffer mapping;
-        final Region region;
+        final HostMemory memory;
 
-        Mapping(final long gen, final MappedByteBuffer mapping, final Region region) {
+        Mapping(final long gen, final MappedByteBuffer mapping, final HostMemory memory) {
             this.gen = gen;
             this.mapping = mapping;
-            this.region = region;
+            this.memory = memory;
         }
     }
 
@@ -80,7 +81,7 @@ final class PeerSegments {
     }
 
     /** The payload of generation {@code gen} of {@code peer}'s slot {@code slot}, which {@code peer} published. */
-    Region view(final int peer, final long slot, final long gen) {
+    HostMemory view(final int peer, final long slot, final long gen) {
         if (slot < 0 || slot >= ControlBlock.SLOTS) {
             throw CctkException.environment(members.label(members.rank) + " read a buffer slot " + slot + " from "
                     + members.label(peer) + ", which no rank writes; its shared memory is corrupt.");
@@ -95,7 +96,7 @@ final class PeerSegments {
                     + members.label(peer) + " published (slot " + slot + ", generation " + gen + "): its segment is"
                     + " no longer in " + members.dir + " (removed by hand, or by a sweep for stale segments?).");
         }
-        return m.region;
+        return m.memory;
     }
 
     private Mapping map(final int peer, final int slot, final long gen) {
@@ -121,11 +122,12 @@ final class PeerSegments {
         if (mapped == members.size - 1) {
             SegmentFiles.unlink(members.dir.resolve(name)); // every peer has it: nobody needs the name any more
         }
-        return new Mapping(gen, mapping, new Region(mapping.slice(SegmentHeader.LENGTH,
-                (int) header.dataBytes())));
+        return new Mapping(gen, mapping, HostMemory.over(mapping.slice(SegmentHeader.LENGTH,
+                (int) header.dataBytes()), null));
     }
 
     private void unmap(final Mapping[] row, final int k) {
+        row[k].memory.free(); // marks it freed: its views go with the mapping
         Unmapper.unmap(row[k].mapping);
         row[k] = null;
         count--;

@@ -1,6 +1,8 @@
 package cctk.comm.shm;
 
 import cctk.CctkException;
+import cctk.comm.HostBuffer;
+import cctk.comm.HostMemory;
 
 /**
  * Send/receive between two ranks, independent of the collectives' epochs (only the pair takes part). The sender
@@ -30,19 +32,20 @@ final class PointToPoint {
     }
 
     /** {@code s} must not overlap {@code r} unless both peers are this rank (the caller stages it). */
-    void sendRecv(final ShmBuffer s, final int to, final ShmBuffer r, final int from, final int bytes) {
+    void sendRecv(final HostBuffer s, final int to, final HostBuffer r, final int from, final int bytes) {
         if (to == me) {
-            r.region.copyFrom(r.offset, s.region, s.offset, bytes);
+            r.memory.copyFrom(r.offset, s.memory, s.offset, bytes);
             return;
         }
         sent[to]++;
-        mine.postSend(to, sent[to], s.slot, s.gen, s.offset, bytes);
+        final OwnSegments.Segment segment = OwnSegments.Segment.of(s);
+        mine.postSend(to, sent[to], segment.slot, segment.gen, s.offset, bytes);
         waiter.await(Waiter.SENDS, from, consumed[from] + 1, false);
         final ControlBlock theirs = members.controls[from];
         final long length = theirs.sendLength(me);
         if (length == bytes) {
-            final Region src = peers.view(from, theirs.sendSlot(me), theirs.sendGen(me));
-            r.region.copyFrom(r.offset, src, (int) theirs.sendOffset(me), bytes);
+            final HostMemory src = peers.view(from, theirs.sendSlot(me), theirs.sendGen(me));
+            r.memory.copyFrom(r.offset, src, (int) theirs.sendOffset(me), bytes);
         }
         consumed[from]++;
         mine.consumedRelease(from, consumed[from]);

@@ -1,11 +1,11 @@
 package cctk.comm.shm;
 
 import cctk.comm.DType;
-import cctk.comm.DirectBuffers;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
 import cctk.comm.Tuning;
-import java.nio.ByteBuffer;
+import cctk.comm.HostBuffer;
+import cctk.comm.HostMemory;
 
 /**
  * All-reduce, reduce-scatter and reduce, zero-copy: each rank reduces its share straight from every rank's send
@@ -24,7 +24,7 @@ final class ReducingOps {
     private final Handoff h;
     private final int me;
     private final int size;
-    private Region scratch = new Region(ByteBuffer.allocateDirect(64));
+    private HostMemory scratch = HostMemory.allocate(64);
 
     ReducingOps(final Handoff handoff) {
         this.h = handoff;
@@ -32,7 +32,7 @@ final class ReducingOps {
         this.size = handoff.size;
     }
 
-    void allReduce(final ShmBuffer s, final ShmBuffer r, final int count, final DType type, final ReduceOp op) {
+    void allReduce(final HostBuffer s, final HostBuffer r, final int count, final DType type, final ReduceOp op) {
         if (count == 0) {
             return;
         }
@@ -44,14 +44,14 @@ final class ReducingOps {
         }
     }
 
-    private void direct(final ShmBuffer s, final ShmBuffer r, final int count, final DType type, final ReduceOp op) {
+    private void direct(final HostBuffer s, final HostBuffer r, final int count, final DType type, final ReduceOp op) {
         final int bytes = count * type.bytes();
         final long arrived = h.arrive();
         h.awaitAll(arrived, false);
         h.snapshotAll();
         // in place, peers may still read the send buffer: reduce aside, copy back once they are done
         final boolean aside = s.overlaps(r);
-        final Region out = aside ? scratch(bytes) : r.region;
+        final HostMemory out = aside ? scratch(bytes) : r.memory;
         final int at = aside ? 0 : r.offset;
         Kernels.reduceChain(type, op, out, at, h.send, h.sendOff, 0, 0, size, count);
         if (op == ReduceOp.AVG) {
@@ -60,33 +60,33 @@ final class ReducingOps {
         final long done = h.arrive();
         h.awaitAll(done, true);
         if (aside) {
-            r.region.copyFrom(r.offset, out, 0, bytes);
+            r.memory.copyFrom(r.offset, out, 0, bytes);
         }
     }
 
-    private void blocks(final ShmBuffer r, final int count, final DType type, final ReduceOp op) {
+    private void blocks(final HostBuffer r, final int count, final DType type, final ReduceOp op) {
         final int unit = type.bytes();
         final long arrived = h.arrive();
         h.awaitAll(arrived, false);
         h.snapshotAll();
         final int first = Kernels.start(count, me, size);
         final int n = Kernels.length(count, me, size);
-        Kernels.reduceChain(type, op, r.region, r.offset + first * unit, h.send, h.sendOff, first * unit, me, size, n);
+        Kernels.reduceChain(type, op, r.memory, r.offset + first * unit, h.send, h.sendOff, first * unit, me, size, n);
         if (op == ReduceOp.AVG) {
-            Reductions.divide(type, r.region.typed(type), r.offset / unit + first, n, size);
+            Reductions.divide(type, r.memory.typed(type), r.offset / unit + first, n, size);
         }
         final long reduced = h.arrive();
         for (int k = 1; k < size; k++) {
             final int p = (me + k) % size;
             h.await(p, reduced, false);
             final int at = Kernels.start(count, p, size) * unit;
-            r.region.copyFrom(r.offset + at, h.recv[p], h.recvOff[p] + at, Kernels.length(count, p, size) * unit);
+            r.memory.copyFrom(r.offset + at, h.recv[p], h.recvOff[p] + at, Kernels.length(count, p, size) * unit);
         }
         final long done = h.arrive();
         h.awaitAll(done, true);
     }
 
-    void reduceScatter(final ShmBuffer s, final ShmBuffer r, final int recvCount, final DType type,
+    void reduceScatter(final HostBuffer s, final HostBuffer r, final int recvCount, final DType type,
                        final ReduceOp op) {
         if (recvCount == 0) {
             return;
@@ -97,17 +97,17 @@ final class ReducingOps {
         h.awaitAll(arrived, false);
         h.snapshotAll();
         // in place, the output is this rank's own block of its send buffer: the chain starts there
-        Kernels.reduceChain(type, op, r.region, r.offset, h.send, h.sendOff, me * recvCount * unit, me, size,
+        Kernels.reduceChain(type, op, r.memory, r.offset, h.send, h.sendOff, me * recvCount * unit, me, size,
                 recvCount);
         if (op == ReduceOp.AVG) {
-            Reductions.divide(type, r.region.typed(type), r.offset / unit, recvCount, size);
+            Reductions.divide(type, r.memory.typed(type), r.offset / unit, recvCount, size);
         }
         final long done = h.arrive();
         h.awaitAll(done, true);
     }
 
     /** {@code r} is the root's receive buffer on the root and ignored elsewhere. */
-    void reduce(final ShmBuffer s, final ShmBuffer r, final int count, final DType type, final ReduceOp op,
+    void reduce(final HostBuffer s, final HostBuffer r, final int count, final DType type, final ReduceOp op,
                 final int root) {
         if (count == 0) {
             return;
@@ -119,7 +119,7 @@ final class ReducingOps {
         h.snapshotAll();
         final int first = Kernels.start(count, me, size);
         final int n = Kernels.length(count, me, size);
-        final Region out = h.recv[root];
+        final HostMemory out = h.recv[root];
         final int at = h.recvOff[root] + first * unit;
         Kernels.reduceChain(type, op, out, at, h.send, h.sendOff, first * unit, root, size, n);
         if (op == ReduceOp.AVG) {
@@ -133,20 +133,18 @@ final class ReducingOps {
      * Private memory of at least {@code bytes}, kept and grown across calls (allocates only to grow; the outgrown
      * memory goes back at once).
      */
-    private Region scratch(final int bytes) {
+    private HostMemory scratch(final int bytes) {
         if (scratch.bytes() < bytes) {
             final int grown = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(bytes, 2L * scratch.bytes()));
-            final Region old = scratch;
-            scratch = new Region(ByteBuffer.allocateDirect(grown));
-            old.markFreed();
-            DirectBuffers.free(old.data);
+            final HostMemory old = scratch;
+            scratch = HostMemory.allocate(grown);
+            old.free();
         }
         return scratch;
     }
 
     /** Gives the scratch memory back (the communicator is closing). */
     void close() {
-        scratch.markFreed();
-        DirectBuffers.free(scratch.data);
+        scratch.free();
     }
 }

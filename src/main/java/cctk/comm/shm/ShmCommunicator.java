@@ -8,6 +8,7 @@ import cctk.comm.HostCommunicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Store;
+import cctk.comm.HostBuffer;
 import java.nio.file.Path;
 
 /**
@@ -24,7 +25,7 @@ import java.nio.file.Path;
  * failure that breaks the group kept for every later call); the bodies here only move bytes.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
-public final class ShmCommunicator extends HostCommunicator<ShmBuffer> {
+public final class ShmCommunicator extends HostCommunicator<HostBuffer> {
 
     private final ShmOptions options;
     private final Members members;
@@ -150,10 +151,11 @@ public final class ShmCommunicator extends HostCommunicator<ShmBuffer> {
      */
     @Override
     public void free(final CommBuffer buffer) {
-        if (!(buffer instanceof ShmBuffer s) || s.owner != own) {
+        final OwnSegments.Segment s = own.segment(buffer);
+        if (s == null) {
             throw CctkException.usage("the shm backend frees only buffers it allocated, not " + buffer + ".");
         }
-        own.free(s);
+        own.free((HostBuffer) buffer, s);
     }
 
     /** Refuses a call on a closed communicator or a broken group (with the failure's words and values). */
@@ -181,71 +183,71 @@ public final class ShmCommunicator extends HostCommunicator<ShmBuffer> {
     }
 
     @Override
-    protected ShmBuffer in(final CommBuffer buffer, final int bytes, final DType type) {
+    protected HostBuffer in(final CommBuffer buffer, final int bytes, final DType type) {
         return staging.in(buffer, bytes, type);
     }
 
     @Override
-    protected ShmBuffer out(final CommBuffer buffer, final int bytes, final DType type) {
+    protected HostBuffer out(final CommBuffer buffer, final int bytes, final DType type) {
         return staging.out(buffer, bytes, type);
     }
 
     @Override
-    protected void flush(final CommBuffer target, final ShmBuffer used, final int offset, final int bytes) {
+    protected void flush(final CommBuffer target, final HostBuffer used, final int offset, final int bytes) {
         staging.flush(target, used, offset, bytes);
     }
 
     /** Peers would read blocks this rank overwrites: they read a copy in staging instead. */
     @Override
-    protected ShmBuffer apart(final ShmBuffer send, final ShmBuffer recv, final int bytes) {
+    protected HostBuffer apart(final HostBuffer send, final HostBuffer recv, final int bytes) {
         return send.overlaps(recv) ? staging.copyOf(send, bytes, 0) : send;
     }
 
     @Override
-    protected void runAllReduce(final ShmBuffer send, final ShmBuffer recv, final long count, final DType type,
+    protected void runAllReduce(final HostBuffer send, final HostBuffer recv, final long count, final DType type,
                                 final ReduceOp op) {
         reducing.allReduce(send, recv, (int) count, type, op);
     }
 
     @Override
-    protected void runAllGather(final ShmBuffer send, final ShmBuffer recv, final long sendCount,
+    protected void runAllGather(final HostBuffer send, final HostBuffer recv, final long sendCount,
                                 final DType type) {
         moving.allGather(send, recv, (int) sendCount * type.bytes());
     }
 
     @Override
-    protected void runReduceScatter(final ShmBuffer send, final ShmBuffer recv, final long recvCount,
+    protected void runReduceScatter(final HostBuffer send, final HostBuffer recv, final long recvCount,
                                     final DType type, final ReduceOp op) {
         reducing.reduceScatter(send, recv, (int) recvCount, type, op);
     }
 
     @Override
-    protected void runBroadcast(final ShmBuffer send, final ShmBuffer recv, final long count, final DType type,
+    protected void runBroadcast(final HostBuffer send, final HostBuffer recv, final long count, final DType type,
                                 final int root) {
         moving.broadcast(send, recv, (int) count * type.bytes(), root);
     }
 
     @Override
-    protected void runReduce(final ShmBuffer send, final ShmBuffer recv, final long count, final DType type,
+    protected void runReduce(final HostBuffer send, final HostBuffer recv, final long count, final DType type,
                              final ReduceOp op, final int root) {
         reducing.reduce(send, recv, (int) count, type, op, root);
     }
 
     @Override
-    protected void runAllToAll(final ShmBuffer send, final ShmBuffer recv, final long countPerPeer,
+    protected void runAllToAll(final HostBuffer send, final HostBuffer recv, final long countPerPeer,
                                final DType type) {
         moving.allToAll(send, recv, (int) countPerPeer * type.bytes());
     }
 
     @Override
-    protected void runAllToAllv(final ShmBuffer send, final long[] sendCounts, final long[] sendDispls,
-                                final ShmBuffer recv, final long[] recvCounts, final long[] recvDispls,
+    protected void runAllToAllv(final HostBuffer send, final long[] sendCounts, final long[] sendDispls,
+                                final HostBuffer recv, final long[] recvCounts, final long[] recvDispls,
                                 final DType type) {
         moving.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type.bytes());
     }
 
     @Override
-    protected void runSendRecv(final ShmBuffer send, final int sendPeer, final ShmBuffer recv, final int recvPeer,
+    protected void runSendRecv(final HostBuffer send, final int sendPeer, final HostBuffer recv, final int recvPeer,
                                final long count, final DType type) {
         if (count > 0) {
             p2p.sendRecv(send, sendPeer, recv, recvPeer, (int) count * type.bytes());

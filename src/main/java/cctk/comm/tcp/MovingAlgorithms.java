@@ -1,5 +1,7 @@
 package cctk.comm.tcp;
 
+import cctk.comm.HostBuffer;
+
 /**
  * The collectives that only move data. All-gather: up to {@link Peers#direct} ranks every rank sends its block to
  * every peer at once; beyond, a pipelined ring (each step forwards the block the previous step received, as its
@@ -14,7 +16,7 @@ final class MovingAlgorithms {
     private final Peers peers;
     private final int rank;
     private final int size;
-    private final TcpBuffer token = TcpBuffer.allocate(2);
+    private final HostBuffer token = HostBuffer.allocate(2);
 
     MovingAlgorithms(final Transfers transfers, final Peers peers, final int rank, final int size) {
         this.t = transfers;
@@ -23,7 +25,7 @@ final class MovingAlgorithms {
         this.size = size;
     }
 
-    void allGather(final TcpBuffer s, final TcpBuffer r, final int block, final int unit) {
+    void allGather(final HostBuffer s, final HostBuffer r, final int block, final int unit) {
         if (block == 0) {
             return;
         }
@@ -56,7 +58,7 @@ final class MovingAlgorithms {
         t.copy(s, 0, r, rank * block, block);
     }
 
-    void broadcast(final TcpBuffer s, final TcpBuffer r, final int bytes, final int unit, final int root) {
+    void broadcast(final HostBuffer s, final HostBuffer r, final int bytes, final int unit, final int root) {
         final int rel = Math.floorMod(rank - root, size);
         final int next = (rank + 1) % size;
         if (size > 1) {
@@ -78,7 +80,7 @@ final class MovingAlgorithms {
     }
 
     /** {@code s} must not overlap {@code r}. */
-    void allToAll(final TcpBuffer s, final TcpBuffer r, final int block, final int unit) {
+    void allToAll(final HostBuffer s, final HostBuffer r, final int block, final int unit) {
         peers.all();
         for (int p = 0; p < size; p++) {
             if (p != rank) {
@@ -91,7 +93,7 @@ final class MovingAlgorithms {
     }
 
     /** Counts and displacements in elements of {@code unit} bytes; {@code s} must not overlap {@code r}. */
-    void allToAllv(final TcpBuffer s, final long[] sendCounts, final long[] sendDispls, final TcpBuffer r,
+    void allToAllv(final HostBuffer s, final long[] sendCounts, final long[] sendDispls, final HostBuffer r,
                    final long[] recvCounts, final long[] recvDispls, final int unit) {
         peers.all();
         for (int p = 0; p < size; p++) {
@@ -105,7 +107,7 @@ final class MovingAlgorithms {
     }
 
     /** {@code s} must not overlap {@code r} unless both peers are this rank. */
-    void sendRecv(final TcpBuffer s, final int to, final TcpBuffer r, final int from, final int bytes,
+    void sendRecv(final HostBuffer s, final int to, final HostBuffer r, final int from, final int bytes,
                   final int unit) {
         if (to == rank) {
             t.copy(s, 0, r, 0, bytes);

@@ -4,6 +4,7 @@ import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
 import cctk.comm.Tuning;
+import cctk.comm.HostBuffer;
 
 /**
  * All-reduce, reduce-scatter and reduce over the mesh. Large all-reduce is a ring reduce-scatter followed by a ring
@@ -33,7 +34,7 @@ final class ReducingAlgorithms {
         this.size = comm.size();
     }
 
-    void allReduce(final TcpBuffer s, final TcpBuffer r, final int count, final DType type, final ReduceOp op) {
+    void allReduce(final HostBuffer s, final HostBuffer r, final int count, final DType type, final ReduceOp op) {
         final int unit = type.bytes();
         if (count == 0) {
             return;
@@ -53,10 +54,10 @@ final class ReducingAlgorithms {
         }
     }
 
-    private void direct(final TcpBuffer s, final TcpBuffer r, final int count, final DType type, final ReduceOp op) {
+    private void direct(final HostBuffer s, final HostBuffer r, final int count, final DType type, final ReduceOp op) {
         final int unit = type.bytes();
         final int bytes = count * unit;
-        final TcpBuffer all = comm.scratch(size * bytes);
+        final HostBuffer all = comm.scratch(size * bytes);
         for (int p = 0; p < size; p++) {
             if (p != rank) {
                 t.send(p, s, 0, bytes, unit);
@@ -74,7 +75,7 @@ final class ReducingAlgorithms {
         }
     }
 
-    private void ring(final TcpBuffer s, final TcpBuffer r, final int count, final DType type, final ReduceOp op) {
+    private void ring(final HostBuffer s, final HostBuffer r, final int count, final DType type, final ReduceOp op) {
         final int unit = type.bytes();
         final int right = (rank + 1) % size;
         final int left = Math.floorMod(rank - 1, size);
@@ -111,7 +112,7 @@ final class ReducingAlgorithms {
     }
 
     /** Ring reduce-scatter: step k forwards what step k-1 reduced; the last step lands block {@code rank}. */
-    void reduceScatter(final TcpBuffer s, final TcpBuffer r, final int recvCount, final DType type,
+    void reduceScatter(final HostBuffer s, final HostBuffer r, final int recvCount, final DType type,
                        final ReduceOp op) {
         final int unit = type.bytes();
         final int block = recvCount * unit;
@@ -125,7 +126,7 @@ final class ReducingAlgorithms {
             final int right = (rank + 1) % size;
             final int left = Math.floorMod(rank - 1, size);
             // one reduced block per intermediate step, for the next step to forward
-            final TcpBuffer tmp = comm.scratch((size - 2) * block);
+            final HostBuffer tmp = comm.scratch((size - 2) * block);
             int last = -1;
             for (int k = 0; k < size - 1; k++) {
                 final int sb = Math.floorMod(rank - k - 1, size);
@@ -147,7 +148,7 @@ final class ReducingAlgorithms {
     }
 
     /** Chain reduce: the rank farthest from the root sends, each rank reduces and forwards piece by piece. */
-    void reduce(final TcpBuffer s, final TcpBuffer r, final int count, final DType type, final ReduceOp op,
+    void reduce(final HostBuffer s, final HostBuffer r, final int count, final DType type, final ReduceOp op,
                 final int root) {
         final int unit = type.bytes();
         final int bytes = count * unit;
@@ -165,7 +166,7 @@ final class ReducingAlgorithms {
             t.send(towardRoot, s, 0, bytes, unit);
             t.await();
         } else {
-            final TcpBuffer out = rel == 0 ? r : comm.scratch(bytes);
+            final HostBuffer out = rel == 0 ? r : comm.scratch(bytes);
             final int got = t.recvReduce((rank + 1) % size, out, 0, s, 0, bytes, type, op);
             if (rel > 0) {
                 t.forward(towardRoot, out, 0, bytes, unit, got);

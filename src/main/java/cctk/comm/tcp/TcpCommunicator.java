@@ -8,18 +8,21 @@ import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Store;
 import cctk.comm.Tuning;
+import cctk.comm.HostBuffer;
+import cctk.comm.HostMemory;
 
 /**
  * The tcp backend: TCP connections (one per NIC per peer pair) driven by one thread, made when an algorithm first
  * needs them ({@link TcpMesh}, {@link Peers}). Reducing collectives are pipelined rings or chains
  * ({@link ReducingAlgorithms}); the others are in {@link MovingAlgorithms}. Up to {@code Tuning.directMaxRanks}
  * ranks, all-gather and small all-reduce talk to every peer directly; beyond, they run rings, so that only
- * all-to-all needs every peer. Runs on its own buffers and on other backends' host memory ({@link HostViews}).
- * Buffers hold little-endian elements; offsets of buffers must be multiples of the element size.
+ * all-to-all needs every peer. Runs in place on any {@link HostBuffer}: its own and those of the shm backend (the
+ * node's shared memory, where a hierarchical communicator's leaders run it). Buffers hold little-endian elements;
+ * offsets of buffers must be multiples of the element size.
  * {@link HostCommunicator} checks the arguments and frames each collective; the bodies here only move bytes.
  * <b>Note:</b> not threadsafe: one thread drives a communicator.
  */
-public final class TcpCommunicator extends HostCommunicator<TcpBuffer> {
+public final class TcpCommunicator extends HostCommunicator<HostBuffer> {
 
     private final TcpOptions options;
     private final TcpMesh mesh;
@@ -27,9 +30,8 @@ public final class TcpCommunicator extends HostCommunicator<TcpBuffer> {
     private final Transfers transfers;
     private final ReducingAlgorithms reducing;
     private final MovingAlgorithms moving;
-    private final HostViews views = new HostViews();
     private final boolean broadcastStreams;
-    private TcpBuffer scratch = TcpBuffer.allocate(64);
+    private HostBuffer scratch = HostBuffer.allocate(64);
     private boolean closed;
 
     private TcpCommunicator(final int rank, final int size, final TcpMesh mesh, final TcpOptions options) {
@@ -122,33 +124,27 @@ public final class TcpCommunicator extends HostCommunicator<TcpBuffer> {
                     + " bytes were asked for.");
         }
         try {
-            return TcpBuffer.allocate((int) bytes);
+            return HostBuffer.allocate((int) bytes);
         } catch (final OutOfMemoryError e) {
             throw CctkException.environment(options.label(rank) + " could not allocate " + bytes + " bytes of direct"
                     + " memory (raise -XX:MaxDirectMemorySize or use smaller messages).");
         }
     }
 
-    /** Frees a buffer {@link #allocate} returned; its memory goes back at once (see {@link TcpBuffer}). */
+    /**
+     * Frees a buffer {@link #allocate} returned (one of another backend's memory, tagged by it, is not this one's);
+     * its memory goes back at once (see {@link HostMemory#free}).
+     */
     @Override
     public void free(final CommBuffer buffer) {
-        if (!(buffer instanceof TcpBuffer)) {
+        if (!(buffer instanceof HostBuffer t) || t.memory.tag() != null) {
             throw CctkException.usage("the tcp backend frees only buffers it allocated, not " + buffer + ".");
         }
-        final TcpBuffer t = tcp(buffer);
         if (!t.whole()) {
             throw CctkException.usage("only a whole buffer can be freed, not a slice of " + t.length + " bytes at "
                     + t.offset + ".");
         }
         t.memory.free();
-    }
-
-    /** Stops using another backend's buffer {@code buffer}, which its owner is about to free. */
-    @Override
-    public void forget(final CommBuffer buffer) {
-        if (!(buffer instanceof TcpBuffer) && buffer.hostMemory() != null) {
-            views.forget(buffer.hostMemory());
-        }
     }
 
     @Override
@@ -163,46 +159,46 @@ public final class TcpCommunicator extends HostCommunicator<TcpBuffer> {
     }
 
     @Override
-    protected TcpBuffer in(final CommBuffer buffer, final int bytes, final DType type) {
+    protected HostBuffer in(final CommBuffer buffer, final int bytes, final DType type) {
         return check(buffer, bytes, type);
     }
 
     @Override
-    protected TcpBuffer out(final CommBuffer buffer, final int bytes, final DType type) {
+    protected HostBuffer out(final CommBuffer buffer, final int bytes, final DType type) {
         return check(buffer, bytes, type);
     }
 
     /** A send buffer that overlaps the receive buffer is copied to scratch memory first. */
     @Override
-    protected TcpBuffer apart(final TcpBuffer send, final TcpBuffer recv, final int bytes) {
+    protected HostBuffer apart(final HostBuffer send, final HostBuffer recv, final int bytes) {
         if (!send.overlaps(recv)) {
             return send;
         }
-        final TcpBuffer copy = scratch(bytes);
+        final HostBuffer copy = scratch(bytes);
         transfers.copy(send, 0, copy, 0, bytes);
         return copy;
     }
 
     @Override
-    protected void runAllReduce(final TcpBuffer send, final TcpBuffer recv, final long count, final DType type,
+    protected void runAllReduce(final HostBuffer send, final HostBuffer recv, final long count, final DType type,
                                 final ReduceOp op) {
         reducing.allReduce(send, recv, (int) count, type, op);
     }
 
     @Override
-    protected void runAllGather(final TcpBuffer send, final TcpBuffer recv, final long sendCount,
+    protected void runAllGather(final HostBuffer send, final HostBuffer recv, final long sendCount,
                                 final DType type) {
         moving.allGather(send, recv, (int) sendCount * type.bytes(), type.bytes());
     }
 
     @Override
-    protected void runReduceScatter(final TcpBuffer send, final TcpBuffer recv, final long recvCount,
+    protected void runReduceScatter(final HostBuffer send, final HostBuffer recv, final long recvCount,
                                     final DType type, final ReduceOp op) {
         reducing.reduceScatter(send, recv, (int) recvCount, type, op);
     }
 
     @Override
-    protected void runBroadcast(final TcpBuffer send, final TcpBuffer recv, final long count, final DType type,
+    protected void runBroadcast(final HostBuffer send, final HostBuffer recv, final long count, final DType type,
                                 final int root) {
         if (count > 0) {
             moving.broadcast(send, recv, (int) count * type.bytes(), type.bytes(), root);
@@ -210,13 +206,13 @@ public final class TcpCommunicator extends HostCommunicator<TcpBuffer> {
     }
 
     @Override
-    protected void runReduce(final TcpBuffer send, final TcpBuffer recv, final long count, final DType type,
+    protected void runReduce(final HostBuffer send, final HostBuffer recv, final long count, final DType type,
                              final ReduceOp op, final int root) {
         reducing.reduce(send, recv, (int) count, type, op, root);
     }
 
     @Override
-    protected void runAllToAll(final TcpBuffer send, final TcpBuffer recv, final long countPerPeer,
+    protected void runAllToAll(final HostBuffer send, final HostBuffer recv, final long countPerPeer,
                                final DType type) {
         if (countPerPeer > 0) {
             moving.allToAll(send, recv, (int) countPerPeer * type.bytes(), type.bytes());
@@ -224,14 +220,14 @@ public final class TcpCommunicator extends HostCommunicator<TcpBuffer> {
     }
 
     @Override
-    protected void runAllToAllv(final TcpBuffer send, final long[] sendCounts, final long[] sendDispls,
-                                final TcpBuffer recv, final long[] recvCounts, final long[] recvDispls,
+    protected void runAllToAllv(final HostBuffer send, final long[] sendCounts, final long[] sendDispls,
+                                final HostBuffer recv, final long[] recvCounts, final long[] recvDispls,
                                 final DType type) {
         moving.allToAllv(send, sendCounts, sendDispls, recv, recvCounts, recvDispls, type.bytes());
     }
 
     @Override
-    protected void runSendRecv(final TcpBuffer send, final int sendPeer, final TcpBuffer recv, final int recvPeer,
+    protected void runSendRecv(final HostBuffer send, final int sendPeer, final HostBuffer recv, final int recvPeer,
                                final long count, final DType type) {
         moving.sendRecv(send, sendPeer, recv, recvPeer, (int) count * type.bytes(), type.bytes());
     }
@@ -262,30 +258,21 @@ public final class TcpCommunicator extends HostCommunicator<TcpBuffer> {
      * Internal memory of at least {@code bytes} bytes, kept across calls and grown to exactly what a call needs (so
      * it never exceeds the largest message; the old memory goes back at once).
      */
-    TcpBuffer scratch(final int bytes) {
+    HostBuffer scratch(final int bytes) {
         if (scratch.length < bytes) {
             // the old memory goes first, so growing never holds both (at 256 MiB that was 64 MiB more at the peak);
             // an empty buffer stands in meanwhile, so a failed allocation leaves nothing freed in use
             scratch.memory.free();
-            scratch = TcpBuffer.allocate(0);
-            scratch = TcpBuffer.allocate(bytes);
+            scratch = HostBuffer.allocate(0);
+            scratch = HostBuffer.allocate(bytes);
         }
         return scratch;
     }
 
-    private TcpBuffer tcp(final CommBuffer b) {
-        if (b instanceof TcpBuffer t) {
-            return t;
+    private HostBuffer check(final CommBuffer b, final int bytes, final DType type) {
+        if (!(b instanceof HostBuffer t)) {
+            throw CctkException.usage("the tcp backend runs only on the CPU backends' host buffers, not on " + b);
         }
-        final java.nio.ByteBuffer host = b == null ? null : b.hostMemory();
-        if (host != null) {
-            return views.of(b, host);
-        }
-        throw CctkException.usage("the tcp backend runs only on host memory, not on " + b);
-    }
-
-    private TcpBuffer check(final CommBuffer b, final int bytes, final DType type) {
-        final TcpBuffer t = tcp(b);
         if (t.memory.freed()) {
             throw CctkException.usage("a buffer of " + t.length + " bytes was used after it was freed.");
         }

@@ -2,6 +2,7 @@ package cctk.comm.tcp;
 
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
+import cctk.comm.HostMemory;
 import java.nio.ByteBuffer;
 
 /**
@@ -21,10 +22,10 @@ final class TransferOp {
     TransferOp after;
     boolean done;
     boolean reduce;
-    TcpBuffer.Memory tmp;
-    TcpBuffer.Memory out;
+    HostMemory tmp;
+    HostMemory out;
     int outStart;
-    TcpBuffer.Memory in;
+    HostMemory in;
     int inStart;
     DType type;
     ReduceOp op;

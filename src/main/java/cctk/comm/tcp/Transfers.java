@@ -8,6 +8,7 @@ import cctk.comm.DType;
 import cctk.comm.ReduceOp;
 import cctk.comm.Reductions;
 import cctk.comm.Tuning;
+import cctk.comm.HostBuffer;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -51,12 +52,11 @@ final class Transfers {
     private final long deadlineNanos;
     private final long spinNanos;
     private final TransferOp[] ops;
-    private final int copySlot;
     private final Consumer<SelectionKey> ignoreKey = key -> { };
     private final TransferOp[] lastSend;
     private final TransferOp[] lastRecv;
     /** Per peer, the staging rings of its connections ({@link #STAGE} bytes each), made on first reducing receive. */
-    private final TcpBuffer[] stages;
+    private final HostBuffer[] stages;
     /** SO_SNDBUF for collectives that only move data (0: never changed), for those that reduce, and now. */
     private final int streamSendBuffer;
     private final int reduceSendBuffer;
@@ -87,11 +87,10 @@ final class Transfers {
         this.tuned = mesh.made();
         this.lastSend = new TransferOp[links.length * stripes];
         this.lastRecv = new TransferOp[links.length * stripes];
-        this.stages = new TcpBuffer[links.length];
+        this.stages = new HostBuffer[links.length];
         for (int i = 0; i < ops.length; i++) {
             ops[i] = new TransferOp();
         }
-        this.copySlot = ops.length;
     }
 
     /** Gives back the staging rings (the communicator is closing). */
@@ -138,16 +137,16 @@ final class Transfers {
     }
 
     /** Posts a send of {@code len} bytes of {@code buf} at {@code off}; returns the first op index. */
-    int send(final int peer, final TcpBuffer buf, final int off, final int len, final int unit) {
+    int send(final int peer, final HostBuffer buf, final int off, final int len, final int unit) {
         return post(peer, true, buf, off, len, unit, -1);
     }
 
     /** Posts a send that only sends bytes the receive at {@code gate} has produced (pipelined forwarding). */
-    int forward(final int peer, final TcpBuffer buf, final int off, final int len, final int unit, final int gate) {
+    int forward(final int peer, final HostBuffer buf, final int off, final int len, final int unit, final int gate) {
         return post(peer, true, buf, off, len, unit, gate);
     }
 
-    int recv(final int peer, final TcpBuffer buf, final int off, final int len, final int unit) {
+    int recv(final int peer, final HostBuffer buf, final int off, final int len, final int unit) {
         return post(peer, false, buf, off, len, unit, -1);
     }
 
@@ -156,11 +155,11 @@ final class Transfers {
      * ring of {@code peer}'s connections, made on first use; receives from one peer share it, because each is
      * reduced to its end (it is not done before) before the next one on that connection reads.
      */
-    int recvReduce(final int peer, final TcpBuffer out, final int outOff, final TcpBuffer in, final int inOff,
+    int recvReduce(final int peer, final HostBuffer out, final int outOff, final HostBuffer in, final int inOff,
                    final int len, final DType type, final ReduceOp op) {
-        TcpBuffer stage = stages[peer];
+        HostBuffer stage = stages[peer];
         if (stage == null) {
-            stage = TcpBuffer.allocate(stripes * STAGE);
+            stage = HostBuffer.allocate(stripes * STAGE);
             stages[peer] = stage;
         }
         final int first = post(peer, false, stage, 0, len, type.bytes(), -1);
@@ -181,7 +180,7 @@ final class Transfers {
         return first;
     }
 
-    private int post(final int peer, final boolean send, final TcpBuffer buf, final int off, final int len,
+    private int post(final int peer, final boolean send, final HostBuffer buf, final int off, final int len,
                      final int unit, final int gate) {
         final int first = count;
         final int parts = len < STRIPE_MIN ? 1 : stripes;
@@ -215,15 +214,8 @@ final class Transfers {
     }
 
     /** Copies bytes locally (no overlap between source and destination). */
-    void copy(final TcpBuffer src, final int srcOff, final TcpBuffer dst, final int dstOff, final int len) {
-        if (len == 0 || (src.memory == dst.memory && src.offset + srcOff == dst.offset + dstOff)) {
-            return;
-        }
-        final ByteBuffer s = src.memory.cursor(copySlot);
-        final ByteBuffer d = dst.memory.cursor(copySlot + 1);
-        s.limit(src.offset + srcOff + len).position(src.offset + srcOff);
-        d.limit(dst.offset + dstOff + len).position(dst.offset + dstOff);
-        d.put(s);
+    void copy(final HostBuffer src, final int srcOff, final HostBuffer dst, final int dstOff, final int len) {
+        dst.memory.copyFrom(dst.offset + dstOff, src.memory, src.offset + srcOff, len);
     }
 
     /** Drives every posted op to completion, or throws naming the peer that failed or stalled. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.comm.CommBuffer;
 import cctk.comm.DType;
+import cctk.comm.HostBuffer;
 import cctk.comm.ReduceOp;
 import cctk.comm.Tuning;
 import java.nio.ByteBuffer;
@@ -26,10 +27,10 @@ class TransfersOrderTest {
     @Test
     void anEmptyOpNeverStandsBetweenTwoOpsOfOneStream() throws Exception {
         final List<String> got = LocalWorld.run(2, LocalWorld.options(Duration.ofSeconds(30)), comm -> {
-            final TcpBuffer b = (TcpBuffer) comm.allocate(4);
+            final HostBuffer b = (HostBuffer) comm.allocate(4);
             final int peer = 1 - comm.rank();
             comm.sendRecv(b, peer, b.slice(2, 2), peer, 1, DType.INT8); // connects the pair
-            b.memory.base.put(0, (byte) 7).put(1, (byte) 8).put(2, (byte) 0).put(3, (byte) 0);
+            b.memory.base().put(0, (byte) 7).put(1, (byte) 8).put(2, (byte) 0).put(3, (byte) 0);
             final Transfers t = comm.transfers();
             final boolean sender = comm.rank() == 0;
             final int first = sender ? t.send(peer, b, 0, 1, 1) : t.recv(peer, b, 2, 1, 1);
@@ -39,7 +40,7 @@ class TransfersOrderTest {
                     + (t.posted(next).after == t.posted(first)) + ", empty in no chain "
                     + (t.posted(next).after != t.posted(empty));
             t.await();
-            return chain + (sender ? "" : ", received " + b.memory.base.get(2) + " " + b.memory.base.get(3));
+            return chain + (sender ? "" : ", received " + b.memory.base().get(2) + " " + b.memory.base().get(3));
         });
         assertThat(got).containsExactly("empty done true, next after first true, empty in no chain true",
                 "empty done true, next after first true, empty in no chain true, received 7 8");
