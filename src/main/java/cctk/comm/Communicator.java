@@ -28,15 +28,6 @@ public interface Communicator extends AutoCloseable {
         // heap memory: the collector frees it
     }
 
-    /**
-     * Forgets what this communicator keeps about {@code buffer}, another communicator's buffer it ran on and which
-     * is about to be freed (views of its memory must not outlive it). The backends here keep nothing: tcp runs on
-     * {@link HostBuffer}s in place, whose memory fails every use once freed.
-     */
-    default void forget(final CommBuffer buffer) {
-        // keeps nothing
-    }
-
     /** recv = op over ranks of send; {@code count} elements. send == recv is in-place. */
     void allReduce(CommBuffer send, CommBuffer recv, long count, DType type, ReduceOp op);
 

@@ -40,11 +40,6 @@ public abstract class ForwardingCommunicator implements Communicator {
     }
 
     @Override
-    public void forget(final CommBuffer buffer) {
-        delegate.forget(buffer);
-    }
-
-    @Override
     public void allReduce(final CommBuffer send, final CommBuffer recv, final long count, final DType type,
                           final ReduceOp op) {
         delegate.allReduce(send, recv, count, type, op);

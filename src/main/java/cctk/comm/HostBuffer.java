@@ -102,18 +102,6 @@ public final class HostBuffer implements CommBuffer {
         return c;
     }
 
-    /** The memory's bytes, for a backend that runs on it in place; fails once freed. */
-    @Override
-    public ByteBuffer hostMemory() {
-        live();
-        return memory.base();
-    }
-
-    @Override
-    public long hostOffset() {
-        return offset;
-    }
-
     /** Whether this and {@code other} share any byte. */
     public boolean overlaps(final HostBuffer other) {
         return memory == other.memory && offset < other.offset + other.length && other.offset < offset + length;

@@ -7,7 +7,8 @@ import org.bytedeco.javacpp.BytePointer;
 
 /**
  * Host memory the gloo backend allocated (malloc, through JavaCPP), or a slice of it: tensors are made on it without a
- * copy ({@code from_blob}), and its {@link #hostMemory} is a direct little-endian view of the whole allocation.
+ * copy ({@code from_blob}), and {@code memory} is a direct little-endian view of the whole allocation (uploads and
+ * downloads go through it).
  * <b>Note:</b> not threadsafe; the memory lives until the communicator frees it or closes.
  */
 final class GlooBuffer implements CommBuffer {
@@ -80,16 +81,6 @@ final class GlooBuffer implements CommBuffer {
         final ByteBuffer src = memory.duplicate();
         src.position((int) (offset + at)).limit((int) (offset + at + n));
         dst.put(src);
-    }
-
-    @Override
-    public ByteBuffer hostMemory() {
-        return memory;
-    }
-
-    @Override
-    public long hostOffset() {
-        return offset;
     }
 
     @Override

@@ -50,7 +50,7 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
         this.shm = shm;
         this.leaders = leaders;
         this.flat = flat;
-        this.st = new NodeStaging(shm, leaders, flat);
+        this.st = new NodeStaging(shm);
     }
 
     /**
@@ -135,7 +135,7 @@ public final class HierarchicalCommunicator extends HostCommunicator<CommBuffer>
         return shm.allocate(bytes);
     }
 
-    /** Frees a buffer {@link #allocate} returned: the other levels forget it, its segment goes at once. */
+    /** Frees a buffer {@link #allocate} returned: its cached slices are dropped, its segment goes at once. */
     @Override
     public void free(final CommBuffer buffer) {
         st.forget(buffer);

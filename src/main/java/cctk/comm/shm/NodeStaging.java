@@ -1,7 +1,6 @@
 package cctk.comm.shm;
 
 import cctk.comm.CommBuffer;
-import cctk.comm.Communicator;
 import cctk.comm.HostBuffer;
 
 /**
@@ -9,8 +8,7 @@ import cctk.comm.HostBuffer;
  * the node reduces, gathers and broadcasts through, and on which the node's leader runs the inter-node
  * communicator in place (they are {@link HostBuffer}s, which tcp runs on as they are: no copy between the levels);
  * and a small cache of slices, so that repeating a collective with the same arguments allocates nothing. An
- * outgrown area is freed at once, after the communicators that ran on it have forgotten it; {@link #close} frees
- * the rest.
+ * outgrown area is freed at once, its cached slices dropped first; {@link #close} frees the rest.
  * <b>Note:</b> not threadsafe.
  */
 final class NodeStaging {
@@ -20,7 +18,6 @@ final class NodeStaging {
     private static final int SLICES = 16;
 
     private final ShmCommunicator node;
-    private final Communicator[] users;
     private final HostBuffer[] shm = new HostBuffer[AREAS];
     private final CommBuffer[] sliceOf = new CommBuffer[SLICES];
     private final long[] sliceAt = new long[SLICES];
@@ -28,10 +25,9 @@ final class NodeStaging {
     private final CommBuffer[] slices = new CommBuffer[SLICES];
     private int nextSlice;
 
-    /** Areas of {@code node}; {@code users} (null entries allowed) run on them and forget them before they go. */
-    NodeStaging(final ShmCommunicator node, final Communicator... users) {
+    /** Areas of {@code node}. */
+    NodeStaging(final ShmCommunicator node) {
         this.node = node;
-        this.users = users.clone();
     }
 
     /** Shared-memory area {@code which} of at least {@code bytes}; grows, never shrinks. */
@@ -82,17 +78,12 @@ final class NodeStaging {
         return s;
     }
 
-    /** Drops the cached slices of {@code b} and makes every user forget it ({@code b} is about to be freed). */
+    /** Drops the cached slices of {@code b} ({@code b} is about to be freed). */
     void forget(final CommBuffer b) {
         for (int i = 0; i < SLICES; i++) {
             if (sliceOf[i] == b) {
                 sliceOf[i] = null;
                 slices[i] = null;
-            }
-        }
-        for (final Communicator c : users) {
-            if (c != null) {
-                c.forget(b);
             }
         }
     }
