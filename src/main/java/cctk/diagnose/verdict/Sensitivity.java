@@ -6,8 +6,9 @@ package cctk.diagnose.verdict;
  * {@code ratio} × its peers' median on its noisiest mode (the lowest limit over the modes, each mode's lowest over its
  * operations): on quiet hardware that is the threshold itself, on scattered peers less. The run cannot tell when it
  * has fewer than three nodes (with two, a slow pair is as much one node's fault as the other's) or when the peers
- * scatter so much that only a node below half the threshold would be named; it is then <em>inconclusive</em>,
- * {@code why} says which.
+ * scatter so much that only a node below half the threshold would be named, or when a node is below the threshold on
+ * every operation of a mode but inside the scatter (not named, yet not shown healthy: a link at half speed reads
+ * so); it is then <em>inconclusive</em>, {@code why} says which.
  *
  * @param ratio the figure, as a fraction of the peers' median, at or below which a slow node is found (NaN: none)
  * @param why   why the run cannot tell, or null when it can
@@ -44,7 +45,48 @@ public record Sensitivity(double ratio, String why) {
                     + "x its peers' median would be named (the threshold is " + threshold + "); rerun on a quieter"
                     + " cluster or with more iterations");
         }
+        final String borderline = borderline(f, nodeFigure, threshold);
+        if (borderline != null) {
+            return new Sensitivity(ratio, borderline + ": below the threshold (" + threshold + " x the peers' median)"
+                    + " on every operation of that mode, but within the nodes' scatter, where only a node below "
+                    + String.format(java.util.Locale.ROOT, "%.2f", ratio) + "x is named; this run cannot tell whether"
+                    + " it is slow (a link at half speed reads so): rerun on a quieter cluster, with more"
+                    + " iterations or a larger window_ms");
+        }
         return new Sensitivity(ratio, null);
+    }
+
+    /**
+     * The first node and mode below {@code threshold} × the peers' median on every operation of the mode but not
+     * slow by {@link Spread} (no suspect names it), as {@code node2 on eth0 at 0.68x, 0.74x}; null when none.
+     */
+    private static String borderline(final Figures f, final double[][] nodeFigure, final double threshold) {
+        final int n = f.nodes().size();
+        final int ops = Figures.PAIR_OPS.size();
+        final Spread[] spreads = new Spread[f.tests()];
+        for (int t = 0; t < spreads.length; t++) {
+            spreads[t] = Spread.of(nodeFigure[t], threshold);
+        }
+        for (int m = 0; m < f.modes().size(); m++) {
+            for (int i = 0; i < n; i++) {
+                boolean below = true;
+                boolean slow = true;
+                final StringBuilder ratios = new StringBuilder();
+                for (int op = 0; op < ops; op++) {
+                    final int t = Figures.test(m, op);
+                    final double v = nodeFigure[t][i];
+                    final double median = spreads[t].median();
+                    below &= v < threshold * median;
+                    slow &= spreads[t].slow(v);
+                    ratios.append(op == 0 ? "" : ", ")
+                            .append(String.format(java.util.Locale.ROOT, "%.2fx", v / median));
+                }
+                if (below && !slow) {
+                    return f.nodes().get(i) + " on " + f.modes().get(m) + " at " + ratios;
+                }
+            }
+        }
+        return null;
     }
 
     /** The outcome: {@code SUSPECT} when a suspect is confirmed, else {@code INCONCLUSIVE} or {@code OK}. */

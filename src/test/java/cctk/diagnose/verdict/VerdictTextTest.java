@@ -100,4 +100,23 @@ class VerdictTextTest {
         assertThat(loud.conclusive()).as("ratio %s", loud.ratio()).isFalse();
         assertThat(loud.why()).startsWith("too noisy: the nodes' figures scatter so much that only a node below");
     }
+
+    @Test
+    void aNodeBelowTheThresholdButInsideTheScatterMakesTheRunInconclusiveNeverHealthy() {
+        // node2's eth0 at 0.7x (a link near half speed on a loaded machine), its peers scattered 0.75x-1.3x
+        final double[] speed = {1.0, 1.0, 1.3, 0.75, 1.2, 0.9};
+        final Figures f = JudgeTest.figures(6, List.of("eth0", "eth1"), (m, a, b) -> Math.sqrt(speed[a] * speed[b])
+                * ((a == 1 || b == 1) && (m.equals("eth0") || m.equals(Figures.STRIPED)) ? 0.7 : 1));
+        final Findings found = Judge.tentative(f, 0.8);
+        assertThat(found.suspects()).as("inside the scatter: not named").isEmpty();
+        assertThat(found.sensitivity().conclusive()).isFalse();
+        assertThat(found.sensitivity().status(List.of())).isEqualTo("INCONCLUSIVE");
+        assertThat(found.sensitivity().why()).startsWith("node2 on eth0 at 0.").contains("cannot tell whether it is slow");
+        final List<String> out = lines(f, 1.0);
+        assertThat(out.get(out.size() - 1)).startsWith("verdict: no suspect, but inconclusive: node2 on eth0 at");
+        // the same cluster without the slow link can say healthy
+        final Figures clean = JudgeTest.figures(6, List.of("eth0", "eth1"), (m, a, b) -> Math.sqrt(speed[a]
+                * speed[b]));
+        assertThat(Judge.tentative(clean, 0.8).sensitivity().conclusive()).isTrue();
+    }
 }
