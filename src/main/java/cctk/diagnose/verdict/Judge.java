@@ -86,7 +86,7 @@ public final class Judge {
             measured[t] = views[t].measuredPairs;
         }
         return new Findings(suspects, rechecks, pairRef, nodeRef, notRepeated, nodeFigure, slowPairs, measured,
-                Sensitivity.of(f, nodeFigure, threshold));
+                Sensitivity.of(f, nodeFigure, slowPairs, measured, threshold));
     }
 
     /** The spread of every node's intra-node figure in pass {@code pass} (0 or 1). */

@@ -7,8 +7,9 @@ package cctk.diagnose.verdict;
  * operations): on quiet hardware that is the threshold itself, on scattered peers less. The run cannot tell when it
  * has fewer than three nodes (with two, a slow pair is as much one node's fault as the other's) or when the peers
  * scatter so much that only a node below half the threshold would be named, or when a node is below the threshold on
- * every operation of a mode but inside the scatter (not named, yet not shown healthy: a link at half speed reads
- * so); it is then <em>inconclusive</em>, {@code why} says which.
+ * every operation of a mode, or on one with every one of its pairs slow, but inside the scatter (not named, yet not
+ * shown healthy: a link at half speed on a loaded cluster reads so); it is then <em>inconclusive</em>, {@code why}
+ * says which.
  *
  * @param ratio the figure, as a fraction of the peers' median, at or below which a slow node is found (NaN: none)
  * @param why   why the run cannot tell, or null when it can
@@ -17,11 +18,12 @@ public record Sensitivity(double ratio, String why) {
 
     /** What {@code found} on {@code f} can claim at {@code threshold} (the judge's: {@link Findings#sensitivity}). */
     public static Sensitivity of(final Figures f, final Findings found, final double threshold) {
-        return of(f, found.nodeFigure(), threshold);
+        return of(f, found.nodeFigure(), found.slowPairs(), found.measuredPairs(), threshold);
     }
 
     /** From the first look's node figures (per test and node), as {@link Judge#tentative} computes it once. */
-    static Sensitivity of(final Figures f, final double[][] nodeFigure, final double threshold) {
+    static Sensitivity of(final Figures f, final double[][] nodeFigure, final int[][] slowPairs,
+                          final int[][] measured, final double threshold) {
         final int n = f.nodes().size();
         double worst = Double.POSITIVE_INFINITY;
         for (int m = 0; m < f.modes().size(); m++) {
@@ -45,10 +47,11 @@ public record Sensitivity(double ratio, String why) {
                     + "x its peers' median would be named (the threshold is " + threshold + "); rerun on a quieter"
                     + " cluster or with more iterations");
         }
-        final String borderline = borderline(f, nodeFigure, threshold);
+        final String borderline = borderline(f, nodeFigure, slowPairs, measured, threshold);
         if (borderline != null) {
             return new Sensitivity(ratio, borderline + ": below the threshold (" + threshold + " x the peers' median)"
-                    + " on every operation of that mode, but within the nodes' scatter, where only a node below "
+                    + " on every operation of that mode, or on one with every pair of it slow, but within the nodes'"
+                    + " scatter, where only a node below "
                     + String.format(java.util.Locale.ROOT, "%.2f", ratio) + "x is named; this run cannot tell whether"
                     + " it is slow (a link at half speed reads so): rerun on a quieter cluster, with more"
                     + " iterations or a larger window_ms");
@@ -57,10 +60,12 @@ public record Sensitivity(double ratio, String why) {
     }
 
     /**
-     * The first node and mode below {@code threshold} × the peers' median on every operation of the mode but not
-     * slow by {@link Spread} (no suspect names it), as {@code node2 on eth0 at 0.68x, 0.74x}; null when none.
+     * The first node and mode that no suspect names (not slow by {@link Spread} on every operation) yet below
+     * {@code threshold} × the peers' median on every operation of the mode, or on one operation with every one of its
+     * pairs (two or more) slow, as {@code node2 on eth0 at 0.68x, 0.74x}; null when none.
      */
-    private static String borderline(final Figures f, final double[][] nodeFigure, final double threshold) {
+    private static String borderline(final Figures f, final double[][] nodeFigure, final int[][] slowPairs,
+                                      final int[][] measured, final double threshold) {
         final int n = f.nodes().size();
         final int ops = Figures.PAIR_OPS.size();
         final Spread[] spreads = new Spread[f.tests()];
@@ -71,6 +76,7 @@ public record Sensitivity(double ratio, String why) {
             for (int i = 0; i < n; i++) {
                 boolean below = true;
                 boolean slow = true;
+                boolean everyPair = false;
                 final StringBuilder ratios = new StringBuilder();
                 for (int op = 0; op < ops; op++) {
                     final int t = Figures.test(m, op);
@@ -78,10 +84,11 @@ public record Sensitivity(double ratio, String why) {
                     final double median = spreads[t].median();
                     below &= v < threshold * median;
                     slow &= spreads[t].slow(v);
+                    everyPair |= v < threshold * median && measured[t][i] >= 2 && slowPairs[t][i] == measured[t][i];
                     ratios.append(op == 0 ? "" : ", ")
                             .append(String.format(java.util.Locale.ROOT, "%.2fx", v / median));
                 }
-                if (below && !slow) {
+                if ((below || everyPair) && !slow) {
                     return f.nodes().get(i) + " on " + f.modes().get(m) + " at " + ratios;
                 }
             }

@@ -114,6 +114,18 @@ class VerdictTextTest {
         assertThat(found.sensitivity().why()).startsWith("node2 on eth0 at 0.").contains("cannot tell whether it is slow");
         final List<String> out = lines(f, 1.0);
         assertThat(out.get(out.size() - 1)).startsWith("verdict: no suspect, but inconclusive: node2 on eth0 at");
+        // one operation only, but every pair of node2 slow on it: inconclusive as well
+        final Figures one = JudgeTest.figures(6, List.of("eth0", "eth1"), (m, a, b) -> Math.sqrt(speed[a] * speed[b]));
+        final int sendrecv = Figures.test(0, 0);
+        for (int b = 0; b < 6; b++) {
+            if (b != 1) {
+                one.pair(sendrecv, Math.min(1, b), Math.max(1, b), 0.5 * one.pair(sendrecv, Math.min(1, b),
+                        Math.max(1, b)));
+            }
+        }
+        final Findings oneFound = Judge.tentative(one, 0.8);
+        assertThat(oneFound.suspects()).isEmpty();
+        assertThat(oneFound.sensitivity().why()).startsWith("node2 on eth0 at 0.");
         // the same cluster without the slow link can say healthy
         final Figures clean = JudgeTest.figures(6, List.of("eth0", "eth1"), (m, a, b) -> Math.sqrt(speed[a]
                 * speed[b]));
