@@ -152,7 +152,9 @@ class DiagnoseIT {
             assertThat(o.json().get("status")).as(o.run().out()).isIn("OK", "INCONCLUSIVE");
             if ("INCONCLUSIVE".equals(o.json().get("status"))) {
                 inconclusive++;
-                assertThat(o.json().get("inconclusive")).asString().startsWith("too noisy");
+                // peers too scattered, or one node below the threshold inside the scatter (named, never "healthy")
+                assertThat(o.json().get("inconclusive")).asString()
+                        .matches("(too noisy|node[1-4] on (eth0|eth1|striped) at )(?s).*");
             } else {
                 assertThat(((Number) o.json().get("sensitivity")).doubleValue()).isBetween(0.4, 0.8);
             }
