@@ -11,7 +11,8 @@ import java.util.Map;
  * a mode when every operation there is slow (a bad NIC or cable slows send/recv and all-reduce alike; one slow
  * operation alone is noise). A node slow on every NIC is the node, on some NICs node+NIC, only when striping the
  * node again; a slow pair that neither of its nodes explains (by a node suspect, or a node+NIC suspect on that NIC
- * or on the striped mode) is the pair.
+ * or on the striped mode) is the pair, where the pairs' reference holds enough other pairs to judge it
+ * ({@link TestView#pairsJudged}).
  * <b>Note:</b> not threadsafe; one per judgement.
  */
 final class Attribution {
@@ -68,6 +69,9 @@ final class Attribution {
         final int n = f.nodes().size();
         final Map<Long, List<Evidence>> found = new LinkedHashMap<>();
         for (final TestView v : views) {
+            if (!v.pairsJudged()) {
+                continue;
+            }
             final int mode = Figures.modeOf(v.test);
             final double[] pairs = f.pairs(v.test);
             int idx = 0;

@@ -91,6 +91,20 @@ class JudgeTest {
     }
 
     @Test
+    void withFourNodesAndOneSlowThreePairsAreLeftAndNoneOfThemIsNamed() {
+        // CI: node3 at 100 Mbit/s on both NICs, and node1-node2 striped at 0.57x of the two other clean pairs
+        final Slowdown seen = (mode, a, b) -> a == 2 || b == 2 ? 0.02 : a == 0 && b == 1 && mode.equals(
+                Figures.STRIPED) ? 0.57 : 1;
+        final Figures f = figures(4, List.of("eth0", "eth1"), seen);
+        assertThat(subjects(Judge.tentative(f, 0.8), f)).containsExactly("node node3");
+        // with six nodes the same dip stands against five clean pairs and is named
+        final Slowdown six = (mode, a, b) -> a == 2 || b == 2 ? 0.02 : a == 0 && b == 1 && mode.equals(
+                Figures.STRIPED) ? 0.3 : 1;
+        final Figures g = figures(6, List.of("eth0", "eth1"), six);
+        assertThat(subjects(Judge.tentative(g, 0.8), g)).containsExactly("node node3", "pair node1-node2 striped");
+    }
+
+    @Test
     void withoutNicsASlowNodeIsTheNode() {
         final Figures f = figures(5, List.of(), (mode, a, b) -> a == 4 || b == 4 ? 0.5 : 1);
         final Findings found = Judge.tentative(f, 0.8);
