@@ -7,7 +7,7 @@ import cctk.comm.CollectiveType;
 import cctk.coll.Collectives;
 import cctk.coll.Elements;
 import cctk.coll.Group;
-import cctk.coll.HostBuffer;
+import cctk.comm.HostBuffer;
 import cctk.coll.Layout;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
@@ -56,9 +56,9 @@ public final class FillCheckBench {
         final Collective coll = Collectives.of(type);
         final Layout l = coll.layout(bytes, dtype, new Group(WORLD, RANK, null));
         final Case c = new Case(dtype, type.reduces() ? ReduceOp.SUM : null, WORLD, RANK, 0, 1, l);
-        final HostBuffer send = HostBuffer.allocate(l.sendBytes());
-        final HostBuffer recv = HostBuffer.allocate(l.recvBytes());
-        final HostBuffer scratch = HostBuffer.allocate(l.recvBytes());
+        final HostBuffer send = HostBuffer.allocate(Math.toIntExact(l.sendBytes()));
+        final HostBuffer recv = HostBuffer.allocate(Math.toIntExact(l.recvBytes()));
+        final HostBuffer scratch = HostBuffer.allocate(Math.toIntExact(l.recvBytes()));
         writeExpected(coll, c, recv);
         final long[] fill = new long[reps];
         final long[] poison = new long[reps];
@@ -102,8 +102,8 @@ public final class FillCheckBench {
                     final Layout l = coll.layout(64 << 10, dtype,
                         new Group(WORLD, RANK, cctk.coll.AllToAllV.spreadWeights(WORLD, 2)));
                     final Case c = new Case(dtype, op, WORLD, RANK, 0, 1, l);
-                    final HostBuffer send = HostBuffer.allocate(l.sendBytes());
-                    final HostBuffer recv = HostBuffer.allocate(l.recvBytes());
+                    final HostBuffer send = HostBuffer.allocate(Math.toIntExact(l.sendBytes()));
+                    final HostBuffer recv = HostBuffer.allocate(Math.toIntExact(l.recvBytes()));
                     writeExpected(coll, c, recv);
                     data.fill(coll, c, send);
                     data.poison(send);

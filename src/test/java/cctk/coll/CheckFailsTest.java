@@ -1,5 +1,7 @@
 package cctk.coll;
 
+import cctk.comm.HostBuffer;
+
 import static cctk.coll.PatternStreamTest.caseOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,7 +30,7 @@ class CheckFailsTest {
     }
 
     private static HostBuffer expected(final Collective coll, final Case c) {
-        final HostBuffer recv = HostBuffer.allocate(c.layout().recvBytes());
+        final HostBuffer recv = Bytes.allocate(c.layout().recvBytes());
         ReferenceCheck.writeExpected(coll, c, recv);
         return recv;
     }
@@ -42,12 +44,12 @@ class CheckFailsTest {
             for (final long at : new long[] {0, 1, recv.bytes() / 2 + 3, recv.bytes() - 1}) {
                 // flip the lowest bit of the element's first byte, whichever byte of it was hit: never a no-op
                 final long element = at / d.bytes() * d.bytes();
-                recv.put(element, (byte) (recv.get(element) ^ 1));
+                Bytes.put(recv, element, (byte) (Bytes.get(recv, element) ^ 1));
                 assertThat(counted(coll, c, recv)).as("%s byte %d", d, at).isEqualTo(1);
-                recv.put(element, (byte) (recv.get(element) ^ 1));
+                Bytes.put(recv, element, (byte) (Bytes.get(recv, element) ^ 1));
             }
-            recv.put(recv.bytes() - 1, (byte) (recv.get(recv.bytes() - 1) ^ 0x10));
-            recv.put(0, (byte) (recv.get(0) ^ 0x01));
+            Bytes.put(recv, recv.bytes() - 1, (byte) (Bytes.get(recv, recv.bytes() - 1) ^ 0x10));
+            Bytes.put(recv, 0, (byte) (Bytes.get(recv, 0) ^ 0x01));
             assertThat(counted(coll, c, recv)).as("%s two bytes", d).isEqualTo(2);
         }
     }
@@ -60,7 +62,7 @@ class CheckFailsTest {
         final int p = CasePattern.of(coll, c).period().length();
         for (final long shift : new long[] {1, 7, p, 3L * p}) {
             final HostBuffer recv = expected(coll, c);
-            recv.move(4 * 10_000L, 4 * (10_000L + shift), 4 * 5000);
+            Bytes.move(recv, 4 * 10_000L, 4 * (10_000L + shift), 4 * 5000);
             final long wrong = counted(coll, c, recv);
             assertThat(wrong).as("shift %d", shift).isBetween(5000L * 9 / 10, 5000L);
         }
@@ -73,7 +75,7 @@ class CheckFailsTest {
         final Case c = caseOf(CollectiveType.ALL_GATHER, DType.BFLOAT16, null, 4, 0, 64_000);
         final long n = c.layout().count();
         final HostBuffer recv = expected(ag, c);
-        recv.move(1 * n * 2, 2 * n * 2, (int) n * 2);
+        Bytes.move(recv, 1 * n * 2, 2 * n * 2, (int) n * 2);
         assertThat(counted(ag, c, recv)).isBetween(n * 9 / 10, n);
         final Collective rs = Collectives.of(CollectiveType.REDUCE_SCATTER);
         final Case r1 = caseOf(CollectiveType.REDUCE_SCATTER, DType.INT8, ReduceOp.SUM, 4, 1, 64_000);
@@ -92,14 +94,14 @@ class CheckFailsTest {
         final HostBuffer recv1 = expected(a2a, at1);
         final HostBuffer recv0 = expected(a2a, at0);
         for (long i = 0; i < n * 8; i++) {
-            recv1.put(2 * n * 8 + i, recv0.get(2 * n * 8 + i));
+            Bytes.put(recv1, 2 * n * 8 + i, Bytes.get(recv0, 2 * n * 8 + i));
         }
         assertThat(counted(a2a, at1, recv1)).isBetween(n * 9 / 10, n);
         // broadcast with root 2 at W=3, but rank 1's data came instead
         final Collective bc = Collectives.of(CollectiveType.BROADCAST);
         final Case b0 = caseOf(CollectiveType.BROADCAST, DType.UINT8, null, 3, 0, 30_000);
         final Case b1 = caseOf(CollectiveType.BROADCAST, DType.UINT8, null, 3, 1, 30_000);
-        final HostBuffer got = HostBuffer.allocate(b0.layout().recvBytes());
+        final HostBuffer got = Bytes.allocate(b0.layout().recvBytes());
         stream.fill(bc, b1, got);
         assertThat(counted(bc, b0, got)).isBetween(b0.layout().count() * 9 / 10, b0.layout().count());
     }
@@ -112,16 +114,16 @@ class CheckFailsTest {
         final long n = c.layout().count();
         final HostBuffer recv = expected(ag, c);
         final long own = c.layout().inPlaceSendOffset();
-        recv.move(own, own + 16, (int) (n * 4 - 16));
+        Bytes.move(recv, own, own + 16, (int) (n * 4 - 16));
         assertThat(counted(ag, c, recv)).isBetween(n * 9 / 10, n);
         // in-place reduce_scatter at W=3: the result landed one element (2 bytes) past rank*n in the one buffer
         final Collective rs = Collectives.of(CollectiveType.REDUCE_SCATTER);
         final Case r = caseOf(CollectiveType.REDUCE_SCATTER, DType.FLOAT16, ReduceOp.MIN, 3, 1, 60_000);
         final long m = r.layout().count();
-        final HostBuffer whole = HostBuffer.allocate(r.layout().inPlaceBytes());
+        final HostBuffer whole = Bytes.allocate(r.layout().inPlaceBytes());
         final HostBuffer right = expected(rs, r);
         for (long i = 0; i < m * 2; i++) {
-            whole.put(r.layout().inPlaceRecvOffset() + 2 + i, right.get(i));
+            Bytes.put(whole, r.layout().inPlaceRecvOffset() + 2 + i, Bytes.get(right, i));
         }
         final HostBuffer slot = (HostBuffer) whole.slice(r.layout().inPlaceRecvOffset(), m * 2);
         assertThat(counted(rs, r, slot)).isBetween(m * 9 / 10, m);
@@ -131,9 +133,9 @@ class CheckFailsTest {
     void aCallThatWritesNothingIsWrongAtEveryElement() {
         for (final int w : new int[] {2, 3}) {
             for (final PatternStreamTest.Item it : PatternStreamTest.everyCase(w, 1, 6000)) {
-                final HostBuffer recv = HostBuffer.allocate(it.c().layout().recvBytes());
+                final HostBuffer recv = Bytes.allocate(it.c().layout().recvBytes());
                 for (long i = 0; i < recv.bytes(); i++) {
-                    recv.put(i, (byte) 0xA5);
+                    Bytes.put(recv, i, (byte) 0xA5);
                 }
                 final long checked = it.coll().checkedElements(it.c());
                 assertThat(stream.countWrong(it.coll(), it.c(), recv)).as(it.what()).isEqualTo(checked);

@@ -1,5 +1,7 @@
 package cctk.coll;
 
+import cctk.comm.HostBuffer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import cctk.comm.CollectiveType;
@@ -51,7 +53,7 @@ class PatternStreamTest {
 
     static long firstDifference(final HostBuffer a, final HostBuffer b) {
         for (long i = 0; i < a.bytes(); i++) {
-            if (a.get(i) != b.get(i)) {
+            if (Bytes.get(a, i) != Bytes.get(b, i)) {
                 return i;
             }
         }
@@ -65,12 +67,12 @@ class PatternStreamTest {
             for (final long bytes : new long[] {5000, 90_000}) {
                 for (final Item it : everyCase(w, w / 2, bytes)) {
                     final Layout l = it.c().layout();
-                    final HostBuffer fast = HostBuffer.allocate(l.sendBytes());
-                    final HostBuffer slow = HostBuffer.allocate(l.sendBytes());
+                    final HostBuffer fast = Bytes.allocate(l.sendBytes());
+                    final HostBuffer slow = Bytes.allocate(l.sendBytes());
                     stream.fill(it.coll(), it.c(), fast);
                     ReferenceCheck.writeInputs(it.coll(), it.c(), slow);
                     assertThat(firstDifference(fast, slow)).as(it.what()).isEqualTo(-1);
-                    final HostBuffer recv = HostBuffer.allocate(l.recvBytes());
+                    final HostBuffer recv = Bytes.allocate(l.recvBytes());
                     ReferenceCheck.writeExpected(it.coll(), it.c(), recv);
                     assertThat(stream.countWrong(it.coll(), it.c(), recv)).as(it.what()).isZero();
                 }
@@ -83,11 +85,11 @@ class PatternStreamTest {
         // 3.3 MiB of bfloat16 in 4 blocks: chunk edges fall inside tiles
         final Case c = caseOf(CollectiveType.ALL_GATHER, DType.BFLOAT16, null, 4, 3, 3_500_000);
         final Collective coll = Collectives.of(CollectiveType.ALL_GATHER);
-        final HostBuffer recv = HostBuffer.allocate(c.layout().recvBytes());
+        final HostBuffer recv = Bytes.allocate(c.layout().recvBytes());
         ReferenceCheck.writeExpected(coll, c, recv);
         assertThat(stream.countWrong(coll, c, recv)).isZero();
-        final HostBuffer send = HostBuffer.allocate(c.layout().sendBytes());
-        final HostBuffer slow = HostBuffer.allocate(c.layout().sendBytes());
+        final HostBuffer send = Bytes.allocate(c.layout().sendBytes());
+        final HostBuffer slow = Bytes.allocate(c.layout().sendBytes());
         stream.fill(coll, c, send);
         ReferenceCheck.writeInputs(coll, c, slow);
         assertThat(firstDifference(send, slow)).isEqualTo(-1);
@@ -98,7 +100,7 @@ class PatternStreamTest {
         // the receiver's expectation of a block is what its sender wrote: all_gather slot q is rank q's send
         final Collective coll = Collectives.of(CollectiveType.ALL_GATHER);
         final Case c0 = caseOf(CollectiveType.ALL_GATHER, DType.INT32, null, 3, 0, 40_000);
-        final HostBuffer recv = HostBuffer.allocate(c0.layout().recvBytes());
+        final HostBuffer recv = Bytes.allocate(c0.layout().recvBytes());
         for (int q = 0; q < 3; q++) {
             final Case cq = caseOf(CollectiveType.ALL_GATHER, DType.INT32, null, 3, q, 40_000);
             stream.fill(coll, cq, recv.slice(q * cq.layout().sendBytes(), cq.layout().sendBytes()));
@@ -113,7 +115,7 @@ class PatternStreamTest {
             (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         final Collective coll = Collectives.of(CollectiveType.ALL_REDUCE);
         final Case c = caseOf(CollectiveType.ALL_REDUCE, DType.FLOAT32, ReduceOp.SUM, 4, 1, 16 << 20);
-        final HostBuffer buf = HostBuffer.allocate(c.layout().sendBytes());
+        final HostBuffer buf = Bytes.allocate(c.layout().sendBytes());
         ReferenceCheck.writeExpected(coll, c, buf);
         for (int i = 0; i < 3; i++) {
             stream.fill(coll, c, buf);

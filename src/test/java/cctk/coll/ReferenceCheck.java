@@ -1,5 +1,7 @@
 package cctk.coll;
 
+import cctk.comm.HostBuffer;
+
 import cctk.comm.DType;
 import java.nio.ByteBuffer;
 
