@@ -4,12 +4,10 @@ import cctk.CctkException;
 import cctk.OwnerFiles;
 import cctk.comm.BackendModule;
 import cctk.comm.Communicator;
+import cctk.comm.SharedDir;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.HexFormat;
 import java.util.List;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.chrono.Milliseconds;
@@ -28,6 +26,8 @@ import org.bytedeco.pytorch.global.torch;
 public final class GlooModule implements BackendModule {
 
     private static final String CACHE_PROPERTY = "org.bytedeco.javacpp.cachedir";
+    /** The prefix of rank 0's file that every rank must see before Gloo's FileStore opens. */
+    private static final String SEEN = "seen-";
 
     @Override
     public String backend() {
@@ -81,6 +81,7 @@ public final class GlooModule implements BackendModule {
                     carriers + "; " + libraries(), () -> {
                         if (request.rank() == 0) {
                             quietDelete(file);
+                            quietDelete(file.resolveSibling(SEEN + file.getFileName().toString().substring(6)));
                         }
                     });
         } catch (final RuntimeException e) {
@@ -127,10 +128,11 @@ public final class GlooModule implements BackendModule {
     /**
      * The FileStore's path: rank 0 picks a random name and passes only the name through cctk's store; every rank
      * resolves it under its own owner-only {@code .gloo} directory of the output directory, so no path is taken from
-     * data, and a name that is not 32 hex digits is refused.
+     * data, and waits until it sees rank 0's file of that name there ({@link SharedDir}): a rank whose output
+     * directory is not shared with rank 0's says so within {@link SharedDir#SEEN_WITHIN} instead of waiting out
+     * Gloo's rendezvous timeout.
      */
     private static Path storeFile(final Request r) {
-        final String key = r.keyPrefix() + "filestore";
         final Path dir;
         try {
             dir = OwnerFiles.subdirectory(r.sharedDir(), ".gloo");
@@ -138,19 +140,8 @@ public final class GlooModule implements BackendModule {
             throw CctkException.environment("the gloo backend could not make its rendezvous directory in "
                     + r.sharedDir() + ": " + e.getMessage(), e);
         }
-        final String name;
-        if (r.rank() == 0) {
-            final byte[] random = new byte[16];
-            new SecureRandom().nextBytes(random);
-            name = HexFormat.of().formatHex(random);
-            r.store().set(key, name.getBytes(StandardCharsets.UTF_8));
-        } else {
-            name = new String(r.store().get(key), StandardCharsets.UTF_8);
-            if (!name.matches("[0-9a-f]{32}")) {
-                throw CctkException.environment("rank " + r.rank() + " got a malformed Gloo rendezvous name from the"
-                        + " store; it takes 32 hex digits.");
-            }
-        }
+        final String name = SharedDir.meet(r.store(), r.keyPrefix() + "filestore", r.rank(), r.host(), dir, SEEN,
+                SharedDir.SEEN_WITHIN.compareTo(r.deadline()) < 0 ? SharedDir.SEEN_WITHIN : r.deadline());
         return dir.resolve("store-" + name);
     }
 
