@@ -128,6 +128,11 @@ public final class Numbers {
         return fit(v, 10).trim() + " " + units[u];
     }
 
+    /** {@code 4 MB - 400 MB}, or one size once ({@code 400 MB}, never {@code 400 MB - 400 MB}); as {@link #size}. */
+    public static String span(final long from, final long to) {
+        return from == to ? size(from) : size(from) + " - " + size(to);
+    }
+
     /**
      * Bytes as a spec writes them, in the unit {@link #size} prints ({@code 400MB}, {@code 4MiB}, {@code 1536KiB},
      * {@code 1KB}), or in the largest binary unit that divides them exactly when {@link #size} must round
