@@ -146,7 +146,6 @@ public final class AnalysisText {
 
     /** {@code 1 MiB - 16 MiB (5 sizes)}, or {@code 100 MB (1 size)}. */
     static String range(final long from, final long to, final int sizes) {
-        return (from == to ? Numbers.size(from) : Numbers.size(from) + " - " + Numbers.size(to)) + " (" + sizes
-            + (sizes == 1 ? " size)" : " sizes)");
+        return Numbers.span(from, to) + " (" + sizes + (sizes == 1 ? " size)" : " sizes)");
     }
 }

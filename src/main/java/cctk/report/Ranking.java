@@ -40,9 +40,9 @@ final class Ranking {
         final Series first = ps.get(0).series();
         final String what = coll + Analysis.kindSuffix(first);
         if (ps.size() == 1) {
-            out.add(what + ": one run, " + first.name() + ", " + Tables.num(ps.get(0).busBw()) + " GB/s busbw over "
-                + AnalysisText.range(ps.get(0).fromBytes(), ps.get(0).toBytes(), ps.get(0).sizes()) + ". "
-                + saturation(first));
+            out.add(what + ": one run, " + first.name() + ", plateau busbw " + Tables.num(ps.get(0).busBw())
+                + " GB/s over " + AnalysisText.range(ps.get(0).fromBytes(), ps.get(0).toBytes(), ps.get(0).sizes())
+                + ". " + saturation(first));
             return;
         }
         final List<Series> series = ps.stream().map(Analysis.Plateau::series).toList();
@@ -161,7 +161,9 @@ final class Ranking {
      * Where a series' busbw reaches its plateau: the sizes from which, through the largest measured, every busbw
      * lies within {@link Conclusion#SATURATED} of the highest of them, allowing each point its noise (its spread
      * between repeats). A peak before that plateau is named; a series flat from its smallest size, or whose largest
-     * size alone is highest, or that ends below its plateau, has none to name.
+     * size alone is highest, or that ends below its plateau, has none to name. Its figure is the median busbw of
+     * those sizes, named as such: the plateau line's figure is the median over other sizes (those within
+     * {@link Analysis#PLATEAU_SPAN} of the largest), so the two may differ.
      */
     static String saturation(final Series s) {
         final List<Result> pts = s.points().stream().filter(p -> Double.isFinite(p.busBw()) && p.sizeBytes() > 0)
@@ -186,25 +188,38 @@ final class Ranking {
             low = l;
         }
         final double plateau = Analysis.median(pts.subList(from, pts.size()).stream().map(Result::busBw).toList());
+        final String within = Math.round(100 - Conclusion.SATURATED * 100) + " %";
         if (from == pts.size() - 1) {
             return last == peak ? "busbw still rises at the largest size measured (" + Numbers.size(last.sizeBytes())
                 + ", " + Tables.num(last.busBw()) + " GB/s): not saturated; measure larger sizes to find the plateau."
-                : "no plateau: busbw peaks at " + Tables.num(peak.busBw()) + " GB/s at " + Numbers.size(peak
-                .sizeBytes()) + " and is " + Tables.num(last.busBw()) + " GB/s at the largest size ("
-                + Numbers.size(last.sizeBytes()) + "), unlike the size before; measure larger sizes to see where it"
-                + " settles.";
+                : unsettled(peak, pts.get(from - 1), last, within);
         }
         final String sizes = AnalysisText.range(pts.get(from).sizeBytes(), last.sizeBytes(), pts.size() - from);
         if (from == 0) {
-            return "busbw is flat over every size measured (" + Tables.num(plateau) + " GB/s over " + sizes
-                + "), so it saturates at or below the smallest size measured, or not at all; measure smaller"
-                + " sizes to see where it rises.";
+            return "busbw is flat over every size measured (" + sizes + ", each within " + within + " and its noise of"
+                + " the highest; the median busbw of every size is " + Tables.num(plateau) + " GB/s), so it saturates"
+                + " at or below the smallest size measured, or not at all; measure smaller sizes to see where it"
+                + " rises.";
         }
         final String before = peak.busBw() > high ? ", after a peak of " + Tables.num(peak.busBw()) + " GB/s at "
             + Numbers.size(peak.sizeBytes()) : "";
         return "saturates from " + Numbers.size(pts.get(from).sizeBytes()) + " at " + Tables.num(plateau)
-            + " GB/s (the median over " + sizes + ", each within " + Math.round(100 - Conclusion.SATURATED * 100)
-            + " % and its noise of the highest" + before + ").";
+            + " GB/s (the median over " + sizes + ", each within " + within + " and its noise of the highest"
+            + before + ").";
+    }
+
+    /**
+     * Why a series whose largest size is not its peak has not settled (no plateau to name): the rule found the
+     * largest size's busbw and the one before it apart by more than {@link Conclusion#SATURATED} allows, even with
+     * the lower one raised by its noise; both figures are named, and which way the largest size went.
+     */
+    private static String unsettled(final Result peak, final Result before, final Result last, final String within) {
+        return "not settled: busbw peaks at " + Tables.num(peak.busBw()) + " GB/s at " + Numbers.size(peak.sizeBytes())
+            + "; at the largest size, " + Numbers.size(last.sizeBytes()) + ", it is " + Tables.num(last.busBw())
+            + " GB/s, " + (last.busBw() < before.busBw() ? "below" : "above") + (before == peak ? " the peak, at the"
+            + " size before," : " the " + Tables.num(before.busBw()) + " GB/s at the size before ("
+            + Numbers.size(before.sizeBytes()) + "),") + " by more than " + within + " and the lower one's noise"
+            + " between repeats; measure larger sizes to see where it settles.";
     }
 
     /** A point's relative spread between repeats, 0 when not recorded, at most 0.5 (a wilder one says nothing). */

@@ -72,11 +72,10 @@ public final class Tables {
                 .orElse(Double.NaN);
             final long wrong = pts.stream().mapToLong(r -> Math.max(0, r.wrong())).sum();
             rows.add(List.of(s.name(), s.collective(), Objects.toString(s.dtype(), ""), Objects.toString(s.op(), ""),
-                pts.size() + (pts.size() == 1 ? " (" + Numbers.size(pts.get(0).sizeBytes()) + ")" : " ("
-                    + Numbers.size(pts.get(0).sizeBytes()) + " - " + Numbers.size(pts.get(pts.size() - 1).sizeBytes())
-                    + ")"),
+                pts.size() + " (" + Numbers.span(pts.get(0).sizeBytes(), pts.get(pts.size() - 1).sizeBytes())
+                    + ")",
                 num(pts.get(0).timeUs()), p == null ? "" : num(p.busBw()),
-                p == null ? "" : Numbers.size(p.fromBytes()) + " - " + Numbers.size(p.toBytes()),
+                p == null ? "" : Numbers.span(p.fromBytes(), p.toBytes()),
                 p == null ? "" : num(p.peakBusBw()), num(cv), Long.toString(wrong)));
         }
         return new Table("Summary per configuration", List.of("run", "collective", "dtype", "op", "sizes",

@@ -128,6 +128,21 @@ public final class Numbers {
         return fit(v, 10).trim() + " " + units[u];
     }
 
+    /** {@code 4 MB - 400 MB}, or one size once ({@code 400 MB}, never {@code 400 MB - 400 MB}); as {@link #size}. */
+    public static String span(final long from, final long to) {
+        return from == to ? size(from) : size(from) + " - " + size(to);
+    }
+
+    /**
+     * Bytes as a spec writes them, in the unit {@link #size} prints ({@code 400MB}, {@code 4MiB}, {@code 1536KiB},
+     * {@code 1KB}), or in the largest binary unit that divides them exactly when {@link #size} must round
+     * ({@code 1499999B}): what {@code cctk.spec.Sizes} reads back to the same bytes, and what was asked.
+     */
+    public static String specSize(final long bytes) {
+        final String asked = size(bytes);
+        return asked.matches("[0-9]+ (B|KiB|MiB|GiB|KB|MB|GB)") ? asked.replace(" ", "") : exactBytes(bytes);
+    }
+
     /**
      * How far {@code bytes}, in the largest unit of the {@code step} ladder it reaches, is from the nearest number of
      * 3 significant digits, relative to it: 9,999,996 B is 10.0 MB less 4e-7, but 9.5367 MiB.

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * The human-readable profile: a header, then per type and size a "Tensor Size" block with one line per
  * collective, then a footer like nccl-tests'.
- * Sizes in binary units (1 MiB = 2^20 bytes); bandwidth: 1 GB/s = 1e9 B/s (as nccl-tests).
+ * Sizes as they were asked ({@link Numbers#size}): binary (1 MiB = 2^20 bytes) or decimal (1 MB = 10^6 bytes);
+ * bandwidth: 1 GB/s = 1e9 B/s (as nccl-tests).
  * <b>Note:</b> not threadsafe; one per result file.
  */
 final class ProfileText {
@@ -41,7 +42,8 @@ final class ProfileText {
         lines.add("# " + how(run.args()));
         lines.add("# time: us per call, " + run.timeAcrossRanks() + ", median of the repeats | AlgBW = S/time | BusBW"
             + " = AlgBW x factor (nccl-tests) | spread: (slowest - fastest repeat) / time | loops: timed loops run");
-        lines.add("# sizes in binary units (1 MiB = 2^20 bytes); bandwidths in GB/s (1 GB/s = 10^9 bytes/s)");
+        lines.add("# sizes as asked, in binary units (1 MiB = 2^20 bytes) or decimal ones (1 MB = 10^6 bytes);"
+            + " bandwidths in GB/s (1 GB/s = 10^9 bytes/s)");
         return lines;
     }
 
@@ -80,13 +82,17 @@ final class ProfileText {
         return lines;
     }
 
+    /**
+     * {@code Tensor Size: 100,000,000 elements (400 MB) float32}: the size as it was asked, 400 MB rather than
+     * 381.47 MiB, 4 MiB rather than 4.19 MB.
+     */
     private static String heading(final Line l) {
         if (l.dtype() == null) {
             return "No data (synchronisation only)";
         }
         final long elements = l.requestedBytes() / Math.max(1, l.elementBytes());
-        return "Tensor Size: " + Numbers.grouped(elements) + " elements ("
-            + Numbers.fixed(l.requestedBytes() / 1048576.0, 2) + " MiB) " + l.dtype();
+        return "Tensor Size: " + Numbers.grouped(elements) + " elements (" + Numbers.size(l.requestedBytes()) + ") "
+            + l.dtype();
     }
 
     private static void appendMeasurement(final StringBuilder sb, final Result m, final boolean data) {

@@ -27,7 +27,7 @@ public record Reference(String collective, String backend, String dtype, long mi
     /** One line naming the reference, e.g. {@code all_reduce nccl float32 1GiB-8GiB busbw >= 0.9 x 80 GB/s}. */
     public String describe() {
         return collective + (backend == null ? "" : " " + backend) + (dtype == null ? "" : " " + dtype) + " "
-            + Numbers.exactBytes(minBytes) + "-" + Numbers.exactBytes(maxBytes) + " busbw >= " + tolerance + " x "
+            + Numbers.specSize(minBytes) + "-" + Numbers.specSize(maxBytes) + " busbw >= " + tolerance + " x "
             + busBwGbps + " GB/s";
     }
 }

@@ -66,9 +66,12 @@ public final class Sizes {
         }
     }
 
-    /** The spec text that {@link #parse} reads back to the same size: {@code 4MiB}, {@code 1000B}, {@code 256}. */
+    /**
+     * The spec text that {@link #parse} reads back to the same size, as it was asked: {@code 4MiB}, {@code 400MB}
+     * (not {@code 390625KiB}), {@code 256} elements.
+     */
     public static String format(final MessageSize size) {
-        return size.elements() ? Long.toString(size.value()) : cctk.results.Numbers.exactBytes(size.value());
+        return size.elements() ? Long.toString(size.value()) : cctk.results.Numbers.specSize(size.value());
     }
 
     /**

@@ -142,8 +142,8 @@ public final class SpecWriter {
             put(m, "collective", r.collective());
             put(m, "backend", r.backend());
             put(m, "dtype", r.dtype());
-            put(m, "min_size", Numbers.exactBytes(r.minBytes()));
-            put(m, "max_size", Numbers.exactBytes(r.maxBytes()));
+            put(m, "min_size", Numbers.specSize(r.minBytes()));
+            put(m, "max_size", Numbers.specSize(r.maxBytes()));
             m.add(entry("busbw_gbps", plain(Tag.FLOAT, Double.toString(r.busBwGbps()))));
             m.add(entry("tolerance", plain(Tag.FLOAT, Double.toString(r.tolerance()))));
             items.add(map(m));

@@ -99,8 +99,9 @@ class ReportClaimsTest {
         ClaimRuns.write(flat, ClaimRuns.run("tcp", 2, "2026-11-24T17:34:02", ClaimRuns.args(20, 5, 3)),
             ClaimRuns.doubling(1 << 10, 4), new double[] {0.5, 0.52, 0.5, 0.51}, 2);
         assertThat(ClaimRuns.report(dir.resolve("out2"), flat)).doesNotContain("saturates from").contains(
-            "busbw is flat over every size measured (0.51 GB/s over 1 KiB - 8 KiB (4 sizes)), so it saturates at or"
-                + " below the smallest size measured");
+            "busbw is flat over every size measured (1 KiB - 8 KiB (4 sizes), each within 10 % and its noise of the"
+                + " highest; the median busbw of every size is 0.51 GB/s), so it saturates at or below the smallest"
+                + " size measured");
     }
 
     @Test

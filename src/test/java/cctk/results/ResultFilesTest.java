@@ -65,7 +65,7 @@ class ResultFilesTest {
         }
         final String text = Files.readString(paths.get(0));
         assertThat(text).contains("Configuration: World Size=4", "Backend: tcp", "# Rank 2 rank 2 host b pid 3 local 0 node 1 device cpu nic eth0",
-            "# env NCCL_SOCKET_IFNAME=hsn0", "Tensor Size: 1,048,576 elements (4.00 MiB) float32",
+            "# env NCCL_SOCKET_IFNAME=hsn0", "Tensor Size: 1,048,576 elements (4 MiB) float32",
             "  AllReduce(sum):           90.00 us | AlgBW:   46.60 GB/s | BusBW:   69.90 GB/s | #wrong: 0 || "
                 + "in-place:     91.00 us",
             "in-place: skipped: rank 3: out of memory", "# Out of bounds values : 2 FAILED");
@@ -95,6 +95,22 @@ class ResultFilesTest {
             .containsEntry("in_place", false);
         assertThat(object(rows.get(3))).containsEntry("in_place", true).containsEntry("time_us", null)
             .containsEntry("skipped", "rank 3: out of memory, \"device\"");
+    }
+
+    @Test
+    void theProfileTextPrintsEachSizeAsItWasAsked() throws IOException {
+        // old: "Tensor Size: 100,000,000 elements (381.47 MiB)" and "# sizes in binary units" for a 400 MB run
+        final ResultFiles files = ResultFiles.create(dir.resolve("out"), header());
+        final Run run = files.run();
+        for (final long bytes : new long[] {4_000_000, 400_000_000, 4 << 20}) {
+            files.add(new Line("AllReduce", bytes, 4, List.of(new Result(run, "all_reduce", "float32", "sum", -1,
+                bytes, bytes / 4, false, 90.0, 85, 89, 120, 3.5, 46.6, 69.9, 0, null))));
+        }
+        final String text = Files.readString(files.finish(null).get(0));
+        assertThat(text).contains("# sizes as asked, in binary units (1 MiB = 2^20 bytes) or decimal ones (1 MB = 10^6"
+            + " bytes)", "Tensor Size: 1,000,000 elements (4 MB) float32",
+            "Tensor Size: 100,000,000 elements (400 MB) float32", "Tensor Size: 1,048,576 elements (4 MiB) float32")
+            .doesNotContain("381.47", "3.81 MiB", "4.19", "sizes in binary units");
     }
 
     @Test

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.comm.DType;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,11 +32,30 @@ class SizesTest {
 
     @Test
     void formatsBackToWhatParses() {
-        for (final String s : new String[] {"4MiB", "1536KiB", "1000B", "3GiB", "7B", "123"}) {
+        for (final String s : new String[] {"4MiB", "1536KiB", "1KB", "400MB", "3GiB", "7B", "123", "1000KiB"}) {
             assertThat(Sizes.parse(s).specText()).isEqualTo(s);
         }
-        assertThat(Sizes.parse("1MB").specText()).isEqualTo("1000000B");
+        // as asked, in the unit that leaves the smaller number (old: 1000000B, 390625KiB, 1000B)
+        assertThat(Sizes.parse("1MB").specText()).isEqualTo("1MB");
+        assertThat(Sizes.parse("400000000B").specText()).isEqualTo("400MB");
+        assertThat(Sizes.parse("1000B").specText()).isEqualTo("1KB");
+        assertThat(Sizes.parse("1499999B").specText()).isEqualTo("1499999B");
         assertThat(Sizes.parse("1MB").specText()).satisfies(t -> assertThat(Sizes.parse(t)).isEqualTo(Sizes.parse("1MB")));
+    }
+
+    @Test
+    void theFrozenSpecWritesSizesAndReferencesAsAsked(@TempDir final Path dir) {
+        // old: sizes: ["4000000B", "390625KiB"] and min_size: "390625KiB" in the spec a 400 MB run froze
+        final JobSpec s = SpecParser.parse(SpecFiles.write(dir, "a.yaml", "resources: {nodes: 1, tasks_per_node:"
+            + " 2}\nbenchmark: {backends: [tcp], sizes: [4MB, 400MB, 4MiB, 1048576]}\nreferences:\n  - {collective:"
+            + " all_reduce, min_size: 400MB, max_size: 1GB, busbw_gbps: 10}\n"));
+        final String yaml = SpecWriter.toYaml(s);
+        assertThat(yaml).contains("sizes: [\"4MB\", \"400MB\", \"4MiB\", 1048576]", "min_size: \"400MB\"",
+            "max_size: \"1GB\"").doesNotContain("390625", "4000000B");
+        assertThat(s.references().get(0).describe()).contains("all_reduce 400MB-1GB busbw");
+        final JobSpec again = SpecParser.parse(SpecFiles.write(dir, "frozen.yaml", yaml));
+        assertThat(again.benchmark().sizes()).isEqualTo(s.benchmark().sizes());
+        assertThat(again.references()).isEqualTo(s.references());
     }
 
     @Test

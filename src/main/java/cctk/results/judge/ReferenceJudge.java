@@ -78,9 +78,8 @@ public final class ReferenceJudge {
             .filter(r -> r.sizeBytes() >= ref.minBytes() && r.sizeBytes() <= ref.maxBytes()).toList();
         if (inRange.isEmpty()) {
             return new Verdict(ref, name, false, Double.NaN, 0, name + " measured no size within "
-                + Numbers.size(ref.minBytes()) + " - " + Numbers.size(ref.maxBytes()) + " (its sizes: "
-                + Numbers.size(main.get(0).sizeBytes()) + " - " + Numbers.size(main.get(main.size() - 1).sizeBytes())
-                + ")");
+                + Numbers.span(ref.minBytes(), ref.maxBytes()) + " (its sizes: "
+                + Numbers.span(main.get(0).sizeBytes(), main.get(main.size() - 1).sizeBytes()) + ")");
         }
         final double median = Selection.median(inRange.stream().map(Result::busBw).toList());
         return new Verdict(ref, name, median >= ref.threshold(), median, inRange.size(), null);
