@@ -90,8 +90,10 @@ public final class Coordinator {
         findings = Judge.tentative(figures, settings.diagnose().threshold());
         final List<List<RecheckRounds.Item>> rounds = settings.diagnose().confirm()
                 ? RecheckRounds.schedule(findings.allRechecks()) : List.of();
-        if (!findings.suspects().isEmpty()) {
+        if (!findings.suspects().isEmpty() || !rounds.isEmpty()) {
             out.println("cctk diagnose: " + findings.suspects().size() + " suspect(s) at first look"
+                    + (findings.watched().isEmpty() ? "" : ", " + findings.watched().size() + " node(s) below the"
+                    + " threshold on one operation to watch")
                     + (rounds.isEmpty() ? "" : "; measuring " + findings.allRechecks().size() + " pair(s) and mode(s)"
                     + " again in " + rounds.size() + " round(s)"));
             out.flush();
@@ -118,6 +120,7 @@ public final class Coordinator {
         }
         final List<Suspect> verdict = Judge.ordered(Judge.confirm(findings, figures, settings.diagnose().threshold(),
                 settings.diagnose().confirm()));
+        findings = Judge.afterRepeat(findings, figures, settings.diagnose().threshold(), settings.diagnose().confirm());
         final DiagnosisFiles.Header header = new DiagnosisFiles.Header(settings.jobName(), started,
                 settings.diagnose().bytes(), settings.diagnose().threshold(), settings.diagnose().confirm(), seconds,
                 settings.nics());

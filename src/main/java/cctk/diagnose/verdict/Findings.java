@@ -16,21 +16,31 @@ import java.util.Map;
  * @param nodeFigure     per test and node, the median of the node's pairs, GB/s
  * @param slowPairs      per test and node, how many of its pairs are below the threshold
  * @param measuredPairs  per test and node, how many of its pairs were measured
- * @param sensitivity    what the run can claim when it names no suspect, computed once from the first look
+ * @param sensitivity    what the run can claim when it names no suspect: from the first look, then once the
+ *                       repeats are in ({@link Judge#afterRepeat})
+ * @param watched        the nodes below the threshold on some operation that no suspect names, measured again too
  */
 public record Findings(List<Suspect> suspects, List<List<Recheck>> rechecks, double[] pairReference,
                        double[] nodeReference, int notRepeated, double[][] nodeFigure,
-                       int[][] slowPairs, int[][] measuredPairs, Sensitivity sensitivity) {
+                       int[][] slowPairs, int[][] measuredPairs, Sensitivity sensitivity, List<Watched> watched) {
 
     public Findings {
         suspects = List.copyOf(suspects);
         rechecks = rechecks.stream().map(List::copyOf).toList();
+        watched = List.copyOf(watched);
+    }
+
+    /** These findings with what the run can claim after its repeats. */
+    Findings withSensitivity(final Sensitivity after) {
+        return new Findings(suspects, rechecks, pairReference, nodeReference, notRepeated, nodeFigure, slowPairs,
+                measuredPairs, after, watched);
     }
 
     /** Every pair and mode to measure again, once each, in order. */
     public List<Recheck> allRechecks() {
         final Map<Recheck, Boolean> seen = new java.util.LinkedHashMap<>();
         rechecks.forEach(l -> l.forEach(r -> seen.put(r, true)));
+        watched.forEach(w -> w.rechecks().forEach(r -> seen.put(r, true)));
         return List.copyOf(seen.keySet());
     }
 }

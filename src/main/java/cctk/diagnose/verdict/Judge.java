@@ -86,7 +86,17 @@ public final class Judge {
             measured[t] = views[t].measuredPairs;
         }
         return new Findings(suspects, rechecks, pairRef, nodeRef, notRepeated, nodeFigure, slowPairs, measured,
-                Sensitivity.of(f, nodeFigure, slowPairs, measured, threshold));
+                Sensitivity.of(f, nodeFigure, slowPairs, measured, threshold),
+                Watched.of(f, nodeFigure, named, threshold, budget));
+    }
+
+    /**
+     * {@code found} with what the run can claim once its repeats are in ({@link Watched#afterRepeat}); as it was
+     * when nothing was measured again.
+     */
+    public static Findings afterRepeat(final Findings found, final Figures f, final double threshold,
+                                       final boolean repeat) {
+        return repeat ? found.withSensitivity(Watched.afterRepeat(found, f, threshold)) : found;
     }
 
     /** The spread of every node's intra-node figure in pass {@code pass} (0 or 1). */
