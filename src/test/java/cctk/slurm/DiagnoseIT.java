@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with CCTK_SLURM_NODES=4). Faults are made with Linux traffic control inside a node's network namespace: a token
  * bucket filter (tc-tbf(8)) limits what the NIC sends to 100 Mbit/s, against about 5-10 Gbit/s of a clean veth
  * here. Clean runs must name no suspect; one slow NIC must be named as exactly that node and NIC; a node slow on
- * both NICs must be named as the node, not as its pairs; a rank held to 10 % of a CPU by a cgroup quota
+ * both NICs must be named as the node, not as its pairs; a link at half the speed the clean runs measured must be
+ * named or make the run inconclusive, never healthy; a rank held to 10 % of a CPU by a cgroup quota
  * ({@link CpuCap}) must be named as that rank, never as a NIC. Every qdisc and cgroup is removed afterwards,
  * whatever happened.
  */
@@ -108,9 +109,29 @@ class DiagnoseIT {
         return m;
     }
 
+    /** The clean runs' eth0 sendrecv pairs' median, GB/s, for the half-speed case (NaN until they ran). */
+    private static double cleanEth0 = Double.NaN;
+
+    private static double eth0SendrecvMedian(final List<Outcome> clean) {
+        final List<Double> rates = new ArrayList<>();
+        for (final Outcome o : clean) {
+            for (final Object ref : (List<?>) o.json().get("references")) {
+                if ("eth0 sendrecv".equals(((Map<?, ?>) ref).get("test"))) {
+                    rates.add(((Number) ((Map<?, ?>) ref).get("pair_median_gbps")).doubleValue());
+                }
+            }
+        }
+        rates.sort(null);
+        return rates.isEmpty() ? Double.NaN : rates.get(rates.size() / 2);
+    }
+
     private static void slow(final String node, final String nic) {
+        slow(node, nic, "100mbit");
+    }
+
+    private static void slow(final String node, final String nic, final String rate) {
         final LocalCluster.Run r = LocalCluster.run(Duration.ofSeconds(10), "ip", "netns", "exec", node, "tc",
-                "qdisc", "add", "dev", nic, "root", "tbf", "rate", "100mbit", "burst", "64kb", "latency", "100ms");
+                "qdisc", "add", "dev", nic, "root", "tbf", "rate", rate, "burst", "64kb", "latency", "100ms");
         assertThat(r.code()).as("tc qdisc add on %s %s: %s", node, nic, r.out()).isZero();
     }
 
@@ -131,6 +152,7 @@ class DiagnoseIT {
             assertThat(after.get(k) - before.get(k)).as("%s carried its pairs (tx bytes)", k).isGreaterThan(DATA);
         }
         final List<Outcome> runs = new ArrayList<>(List.of(first, diagnose(spec("diag-clean-2"))));
+        cleanEth0 = eth0SendrecvMedian(runs);
         // the third through cctk submit: a spec with a diagnose: section is a diagnosing job like any other
         final LocalCluster.Submitted s = LocalCluster.submitWait(Map.of(), LIMIT, spec("diag-clean-3").toString());
         final String line = LocalCluster.finalLine(s.jobId());
@@ -154,7 +176,7 @@ class DiagnoseIT {
                 inconclusive++;
                 // peers too scattered, or one node below the threshold inside the scatter (named, never "healthy")
                 assertThat(o.json().get("inconclusive")).asString()
-                        .matches("(too noisy|node[1-4] on (eth0|eth1|striped) at )(?s).*");
+                        .matches("(too noisy|node[1-4] on (eth0|eth1|striped) (at|read) )(?s).*");
             } else {
                 assertThat(((Number) o.json().get("sensitivity")).doubleValue()).isBetween(0.4, 0.8);
             }
@@ -203,6 +225,30 @@ class DiagnoseIT {
 
     @Test
     @Order(4)
+    void aLinkAtHalfSpeedIsFoundOrInconclusiveNeverHealthy() throws Exception {
+        if (Double.isNaN(cleanEth0)) {
+            cleanEth0 = eth0SendrecvMedian(List.of(diagnose(spec("diag-half-calibration"))));
+        }
+        // half of what a clean eth0 pair carried on this machine (GB/s to Mbit/s, halved)
+        final String rate = Math.max(10, Math.round(cleanEth0 * 8e3 / 2)) + "mbit";
+        try {
+            slow("node2", "eth0", rate);
+            final Outcome o = diagnose(spec("diag-half"));
+            System.out.println("half speed: node2 eth0 at " + rate + ": " + o.json().get("status"));
+            assertThat(o.json().get("status")).as(o.run().out()).isIn("SUSPECT", "INCONCLUSIVE");
+            assertThat(o.confirmed()).as(o.run().out()).allMatch("node+NIC node2 eth0"::equals);
+            assertThat(o.run().code()).as(o.run().out()).isEqualTo("SUSPECT".equals(o.json().get("status")) ? 1 : 5);
+            if ("INCONCLUSIVE".equals(o.json().get("status"))) {
+                assertThat(o.json().get("inconclusive")).asString().as(o.run().out())
+                        .matches("(too noisy|node2 on (eth0|striped) (at|read) )(?s).*");
+            }
+        } finally {
+            heal("node2", "eth0");
+        }
+    }
+
+    @Test
+    @Order(5)
     void aRankCappedAtTenPercentOfACpuIsNamedAsTheRankNeverAsANic() throws Exception {
         final CpuCap cap = CpuCap.make("cctk-it-slow-rank", 10);
         final Thread watcher = new Thread(() -> cap.capWhenStarted("diag-rank", 4, Duration.ofSeconds(120)));
