@@ -1,11 +1,8 @@
-# Sourced by bench/repro.sh, compare-reruns.sh and overhead.sh: where the peers' programs are, the jars under test
-# (copied, so rebuilding during a run changes nothing measured), the launcher as ./cctk starts it, and the header.
+# Sourced by bench/repro.sh, compare-reruns.sh, overhead.sh and gloo-module.sh: the MPI peer (bench/mpi_peer.c, this
+# repository's own), the jars under test (copied, so rebuilding during a run changes nothing measured), the launcher
+# as ./cctk starts it, and the header.
 # shellcheck shell=bash
-if [ -z "${SHARED:-}" ]; then
-  SHARED=$ROOT/../shared
-  [ -d "$SHARED" ] || SHARED=$(dirname "$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir)")/../shared
-fi
-MPI_SRC=${MPI_SRC:-$SHARED/bench/mpi_allreduce.c}
+MPI_SRC=$ROOT/bench/mpi_peer.c
 MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo"
 
 bench_out() {  # NAME -> a fresh absolute output directory (OUT, else target/bench-results/NAME-stamp)
@@ -27,13 +24,11 @@ bench_jars() {  # OUT -> JAR (and OLD when OLD_JAR is set): copies with their cl
   fi
 }
 
-bench_mpi() {  # OUT -> OUT/mpi_allreduce, or a note why not
+bench_mpi() {  # OUT -> OUT/mpi_peer (built from bench/mpi_peer.c), or a note why not
   if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
     echo "not measured: mpi: mpicc/mpirun missing (apt-get install -y openmpi-bin libopenmpi-dev)" | tee "$1/not-measured.txt" >&2
-  elif [ ! -f "$MPI_SRC" ]; then
-    echo "not measured: mpi: no $MPI_SRC (set SHARED or MPI_SRC)" | tee "$1/not-measured.txt" >&2
   else
-    mpicc -O2 -o "$1/mpi_allreduce" "$MPI_SRC"
+    mpicc -O2 -o "$1/mpi_peer" "$MPI_SRC"
   fi
 }
 

@@ -4,17 +4,13 @@
 # twice, with LO and HI timed iterations (warm-ups equal); the difference of the process trees' CPU time (getrusage
 # of waited-for children, via /usr/bin/time) over HI-LO iterations is the CPU one operation costs all W ranks
 # together (the barrier before each op included, for both systems). Startup, JIT and torch import cancel out.
+# Gloo is this repository's bench/torch_gloo.py with --each --repeats 1 (a barrier before each timed call, as
+# TcpBench does; its checked call and warm-ups are the same in both runs, so they cancel out too).
 #
 # usage: bench/cpu-cost.sh     env: SIZES=16M,64M WORLDS="2 4" COLLS=... LO=5 HI=45 OUT=dir
-#                                   SHARED=path/to/shared (GLOO_BENCH=$SHARED/bench/gloo_bench.py)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-# the shared reference folder: $SHARED, else ../shared next to the repo (or next to the main checkout of a worktree)
-if [ -z "${SHARED:-}" ]; then
-  SHARED=$ROOT/../shared
-  [ -d "$SHARED" ] || SHARED=$(dirname "$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir)")/../shared
-fi
-GLOO_BENCH=${GLOO_BENCH:-$SHARED/bench/gloo_bench.py}
+GLOO_PEER=$ROOT/bench/torch_gloo.py
 SIZES=${SIZES:-16M,64M}
 WORLDS=${WORLDS:-"2 4"}
 COLLS=${COLLS:-all_reduce,all_gather,broadcast,all_to_all}
@@ -22,7 +18,6 @@ LO=${LO:-5}
 HI=${HI:-45}
 OUT=${OUT:-$ROOT/target/bench-results/cpu-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
-[ -f "$GLOO_BENCH" ] || { echo "no Gloo benchmark at $GLOO_BENCH (set SHARED or GLOO_BENCH)" >&2; exit 2; }
 if [ -z "${CP:-}" ]; then
   (cd "$ROOT" && mvn -o -q test-compile)
   cp -r "$ROOT/target/classes" "$OUT/classes" && cp -r "$ROOT/target/test-classes" "$OUT/test-classes"
@@ -33,8 +28,8 @@ fi
 cpu_of() {
   local sys=$1 w=$2 coll=$3 size=$4 iters=$5 f="$OUT/$1_w$2_$3_$4_$5"
   if [ "$sys" = gloo ]; then
-    /usr/bin/time -f "%U %S %e" -o "$f.time" /usr/bin/python3 "$GLOO_BENCH" -w "$w" --sizes "$size" \
-      --collectives "$coll" --iters "$iters" > "$f.txt" 2>&1
+    /usr/bin/time -f "%U %S %e" -o "$f.time" /usr/bin/python3 "$GLOO_PEER" -w "$w" --sizes "$size" \
+      --collectives "$coll" --iters "$iters" --repeats 1 --each --format peers --csv "$f.csv" > "$f.txt" 2>&1
   else
     /usr/bin/time -f "%U %S %e" -o "$f.time" java -cp "$CP" ${JAVA_OPTS:-} cctk.comm.tcp.TcpBench -w "$w" \
       --sizes "$size" --collectives "$coll" --iters "$iters" > "$f.txt" 2>&1

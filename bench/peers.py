@@ -6,7 +6,7 @@ cctk/Gloo and cctk/MPI against the goals (>= 2.0 and >= 1.0), and the rounds' sp
 usage: bench/peers.py DIR
 
 Every system's busbw uses nccl-tests' sizes and factors (all_reduce 2(W-1)/W; all_gather, reduce_scatter, all-to-all
-(W-1)/W; broadcast 1), as gloo_bench.py, mpi_allreduce.c and the product's CSV state, so no conversion is made.
+(W-1)/W; broadcast 1), as torch_gloo.py, mpi_peer.c and the product's CSV state, so no conversion is made.
 cctk's figures are the CSV's out-of-place rows (in_place false) unless only in-place rows were measured.
 """
 import csv

@@ -2,7 +2,8 @@
 """Reads the CSVs vs-gloo.sh wrote into DIR and prints median busbw per system and cctk/baseline ratios.
 
 usage: bench/ratios.py DIR
-Baseline: Gloo; for a collective Gloo lacks (reduce_scatter), Open MPI over TCP when measured.
+Baseline: Gloo (torch_gloo.py's peers CSV); for a collective Gloo lacks (reduce_scatter: its rows say
+"unsupported"), Open MPI over TCP (mpi_peer.c's CSV) when measured. cctk: TcpBench's CSV.
 """
 import csv
 import glob

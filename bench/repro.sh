@@ -5,9 +5,11 @@
 # max/min of busbw over the rounds: its median and worst over the cells (goal for cctk: median <= 1.10, worst <= 1.5).
 # Systems: cctk      `cctk run --nproc W ...` with the jar under test (JAR)
 #          cctk-old  the same command with another jar (OLD_JAR, e.g. an older commit's build), when set
-#          mpi       $SHARED/bench/mpi_allreduce.c, one mpirun per round (20 timed iterations after 5 warm-ups)
-#          mpi3      the same program run three times per round, the median of the three per cell: the peer given
-#                    cctk's three repeats (as separate runs, not interleaved inside one sweep; no re-timing: native)
+#          mpi       bench/mpi_peer.c (this repository's MPI peer, built with mpicc), one mpirun per round, given
+#                    cctk's treatment: a checked call, 5 warm-ups, 3 loops of 20 calls back to back after a barrier,
+#                    the slowest rank's mean per loop, the median loop (no re-timing: native code has no JIT or GC)
+#          mpi3      the same program run three times per round, the median of the three per cell (whole runs
+#                    repeated, as cctk-old/cctk runs are across rounds)
 # The systems run one after the other in each round, in reverse order every other round.
 #
 # usage: bench/repro.sh [ROUNDS]   env: JAR=target/cctk.jar OLD_JAR= OUT=dir WORLDS="2 4" SIZES=1MiB,16MiB,64MiB
@@ -41,11 +43,11 @@ run_one() {  # system W round
       cctk_launch "$jar" run --nproc "$w" --collectives "$COLLS" --sizes "$SIZES" --in-place false -o "$dir" \
         --quiet ${CCTK_ARGS:-} > "$dir/run.log" 2>&1 || rc=$? ;;
     mpi)
-      $MPIRUN -np "$w" "$OUT/mpi_allreduce" -s "$PEER_SIZES" -l "$PEER_COLLS" -c "$dir/mpi.csv" \
+      $MPIRUN -np "$w" "$OUT/mpi_peer" -s "$PEER_SIZES" -l "$PEER_COLLS" -c "$dir/mpi.csv" \
         > "$dir/run.log" 2>&1 || rc=$? ;;
     mpi3)
       for k in 1 2 3; do
-        $MPIRUN -np "$w" "$OUT/mpi_allreduce" -s "$PEER_SIZES" -l "$PEER_COLLS" -c "$dir/mpi-$k.csv" \
+        $MPIRUN -np "$w" "$OUT/mpi_peer" -s "$PEER_SIZES" -l "$PEER_COLLS" -c "$dir/mpi-$k.csv" \
           >> "$dir/run.log" 2>&1 || rc=$?
       done ;;
   esac
@@ -60,7 +62,7 @@ order=()
 for s in $SYSTEMS; do
   case $s in
     cctk-old) [ -n "$OLD" ] && order+=("$s") ;;
-    mpi|mpi3) [ -x "$OUT/mpi_allreduce" ] && order+=("$s") ;;
+    mpi|mpi3) [ -x "$OUT/mpi_peer" ] && order+=("$s") ;;
     *) order+=("$s") ;;
   esac
 done

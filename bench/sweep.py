@@ -54,7 +54,8 @@ def fmt(v, digits=2):
 
 def main(out):
     runs = {}
-    with open(os.path.join(out, "runs.txt")) as f:
+    path = os.path.join(out, "runs.txt")  # absent when only start-up was measured (WHAT=startup)
+    with open(path) if os.path.exists(path) else open(os.devnull) as f:
         for line in f:
             parts = line.split()
             if len(parts) < 6:
@@ -100,7 +101,7 @@ def main(out):
         print(f"| start-up s (demo allreduce --nproc 2) | cctk | {c:.2f}{ratio} | "
               f"{', '.join(f'{v:.2f}' for v in starts['cctk'])} | <= 0.55 and <= 0.2 x torch |")
         if t:
-            print(f"| start-up s (torch_hello.py 2) | torch | {t:.2f} | "
+            print(f"| start-up s (bench/torch_hello.py 2) | torch | {t:.2f} | "
                   f"{', '.join(f'{v:.2f}' for v in starts['torch'])} | |")
     load = os.path.join(out, "load.txt")
     if os.path.exists(load):

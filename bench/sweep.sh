@@ -9,11 +9,12 @@
 #   memory      peak RSS of the largest process of `cctk run` (a rank), sweeps 1 MiB .. 64 MiB and .. 256 MiB by x4,
 #               W=2, every collective, both layouts, warm-up 1, iters 2, check 1. Goal <= 3 x largest + 150 MiB.
 #   startup     `java -jar JAR demo allreduce --nproc 2` against torch+Gloo doing the same
-#               ($SHARED/bench/torch_hello.py 2), interleaved, median of STARTS. Goal <= 0.55 s and <= 1/5 of torch.
+#               (bench/torch_hello.py 2: import torch, 2 processes join a Gloo group, all-reduce, check, leave;
+#               this repository's own), interleaved, median of STARTS. Goal <= 0.55 s and <= 1/5 of torch.
 # Peak RSS is ru_maxrss of `cctk run` from GNU time: Linux reports the largest single process of the tree there.
 #
 # usage: bench/sweep.sh [ROUNDS]    env: JAR=target/cctk.jar OUT=dir WHAT="efficiency fillcheck memory startup"
-#                                        WORLDS="2 4" STARTS=5 SHARED=path/to/shared FIRST_ROUND=1
+#                                        WORLDS="2 4" STARTS=5 FIRST_ROUND=1
 # Runs append to OUT, so two jars can be interleaved round by round, each into its own OUT:
 #   for r in 1 2 3; do JAR=/tmp/before/target/cctk.jar OUT=b FIRST_ROUND=$r bench/sweep.sh 1
 #                      JAR=target/cctk.jar OUT=a FIRST_ROUND=$r bench/sweep.sh 1; done
@@ -25,11 +26,8 @@ JAR=$(cd "$(dirname "${JAR:-$ROOT/target/cctk.jar}")" && pwd)/$(basename "${JAR:
 WHAT=${WHAT:-"efficiency fillcheck memory startup"}
 WORLDS=${WORLDS:-"2 4"}
 STARTS=${STARTS:-5}
-if [ -z "${SHARED:-}" ]; then
-  SHARED=$ROOT/../shared
-  [ -d "$SHARED" ] || SHARED=$(dirname "$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir)")/../shared
-fi
-TORCH_HELLO=${TORCH_HELLO:-$SHARED/bench/torch_hello.py}
+TORCH_HELLO=$ROOT/bench/torch_hello.py
+HAVE_TORCH=$(/usr/bin/python3 -c 'import torch.distributed; print(1)' 2>/dev/null || true)  # none: cctk alone
 OUT=${OUT:-$ROOT/target/bench-results/sweep-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT/specs"
 [ -f "$JAR" ] || { echo "no jar at $JAR (mvn -o -q -DskipTests package, or set JAR)" >&2; exit 2; }
@@ -80,7 +78,7 @@ startup() {  # round
     "$TIME" -f "%e" -o "$OUT/time.tmp" java -jar "$JAR" demo allreduce --nproc 2 > "$OUT/demo.log" 2>&1 \
       || echo "cctk demo failed, see $OUT/demo.log" >&2
     echo "$1 startup cctk $(tail -1 "$OUT/time.tmp")" >> "$OUT/starts.txt"
-    if [ -f "$TORCH_HELLO" ]; then
+    if [ -n "$HAVE_TORCH" ]; then
       "$TIME" -f "%e" -o "$OUT/time.tmp" /usr/bin/python3 "$TORCH_HELLO" 2 > "$OUT/torch.log" 2>&1 \
         || echo "torch_hello failed, see $OUT/torch.log" >&2
       echo "$1 startup torch $(tail -1 "$OUT/time.tmp")" >> "$OUT/starts.txt"

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""PyTorch's torch.distributed on Gloo, timed the way cctk's product times a row, for bench/gloo-module.sh.
+"""PyTorch's torch.distributed on Gloo, timed the way cctk's product times a row: the Gloo peer of the bench scripts
+(gloo-module.sh, vs-peers.sh, vs-gloo.sh, cpu-cost.sh).
 
 Starts W processes on this machine (torch.multiprocessing, a FileStore in a private temporary directory, Gloo on
 127.0.0.1), and for every collective and size: one call checked against known values on every rank, WARMUP untimed
@@ -14,6 +15,15 @@ alltoall (W-1)/W, broadcast 1). float32, sum, out of place where the call has tw
 place where it has one (all_reduce, broadcast: torch.distributed's own form).
 
 usage: bench/torch_gloo.py -w W --sizes 1MiB,16MiB --collectives all_reduce,all_gather,broadcast,alltoall --csv F
+       [--warmup 5] [--iters 20] [--repeats 3] [--each] [--format cctk|peers]
+
+--each times every call alone instead (barrier; t0; call; t1; the mean of the calls), the method of cctk's inner
+TcpBench, for vs-gloo.sh and cpu-cost.sh. --format peers writes the columns of the bench scripts' peers (as
+bench/mpi_peer.c does; read by peers.py, ratios.py): system, world, collective (as given), size_bytes, time_us,
+algbw_GBps, busbw_GBps, status (ok, "wrong (N ranks)", "unsupported: ..."), repeats, spread_pct, method, torch; the
+default, cctk, the columns gloo-module.py reads. Sizes take KiB/MiB/GiB or K/M/G (both powers of 1024); all_to_all
+is another name for alltoall. reduce_scatter (size = total input bytes, busbw factor (W-1)/W) is tried too: PyTorch
+1.13's Gloo lacks it, and its row then says "unsupported" (peers format) or is left empty (cctk format).
 """
 import argparse
 import csv
@@ -28,11 +38,12 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 
 FACTOR = {"all_reduce": lambda w: 2 * (w - 1) / w, "all_gather": lambda w: (w - 1) / w,
-          "alltoall": lambda w: (w - 1) / w, "broadcast": lambda w: 1.0}
+          "alltoall": lambda w: (w - 1) / w, "broadcast": lambda w: 1.0, "reduce_scatter": lambda w: (w - 1) / w}
+ALIAS = {"all_to_all": "alltoall"}
 
 
 def parse_size(s):
-    units = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+    units = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "B": 1}
     for u, m in units.items():
         if s.endswith(u):
             return int(s[:-len(u)]) * m
@@ -42,6 +53,7 @@ def parse_size(s):
 def setup(coll, size, w, rank):
     """(call, check) for one cell: call() runs the collective once, check() verifies the first call's result."""
     n = size // 4
+    coll = ALIAS.get(coll, coll)
     if coll == "all_reduce":
         buf = torch.full((n,), float(rank + 1), dtype=torch.float32)
         return lambda: dist.all_reduce(buf), lambda: bool(torch.all(buf == w * (w + 1) / 2)), buf
@@ -66,6 +78,14 @@ def setup(coll, size, w, rank):
             dist.all_to_all_single(out, src)
         expect = torch.arange(1, w + 1, dtype=torch.float32).repeat_interleave(n // w)
         return call, lambda: bool(torch.equal(out, expect)), out
+    if coll == "reduce_scatter":
+        src = torch.full((n // w * w,), float(rank + 1), dtype=torch.float32)
+        out = torch.empty(n // w, dtype=torch.float32)
+        parts = list(src.chunk(w))
+
+        def call():
+            dist.reduce_scatter(out, parts)
+        return call, lambda: bool(torch.all(out == w * (w + 1) / 2)), out
     raise SystemExit("unknown collective " + coll)
 
 
@@ -76,17 +96,30 @@ def worker(rank, w, store_file, args, queue):
         for s in args.sizes.split(","):
             size = parse_size(s)
             call, check, _ = setup(coll, size, w, rank)
-            call()
+            try:
+                call()
+            except RuntimeError as e:  # a collective this Gloo lacks fails at once on every rank, before any traffic
+                queue.put((rank, coll, size, "unsupported: " + str(e).splitlines()[0], []))
+                continue
             ok = check()
             for _ in range(args.warmup):
                 call()
             loops = []
             for _ in range(args.repeats):
-                dist.barrier()
-                t0 = time.perf_counter()
-                for _ in range(args.iters):
-                    call()
-                loops.append((time.perf_counter() - t0) / args.iters)
+                if args.each:
+                    spent = 0.0
+                    for _ in range(args.iters):
+                        dist.barrier()
+                        t0 = time.perf_counter()
+                        call()
+                        spent += time.perf_counter() - t0
+                else:
+                    dist.barrier()
+                    t0 = time.perf_counter()
+                    for _ in range(args.iters):
+                        call()
+                    spent = time.perf_counter() - t0
+                loops.append(spent / args.iters)
             queue.put((rank, coll, size, ok, loops))
     dist.barrier()
     dist.destroy_process_group()
@@ -100,6 +133,8 @@ def main():
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--each", action="store_true", help="time every call alone after a barrier")
+    p.add_argument("--format", choices=("cctk", "peers"), default="cctk")
     p.add_argument("--csv", required=True)
     args = p.parse_args()
     w = args.w
@@ -131,15 +166,35 @@ def main():
                 raise SystemExit(f"a rank exited with {pr.exitcode}")
     with open(args.csv, "w", newline="") as f:
         out = csv.writer(f)
-        out.writerow(["system", "world_size", "collective", "size_bytes", "time_us", "algbw_gbps", "busbw_gbps",
-                      "wrong", "repeats", "spread_pct", "torch"])
+        peers = args.format == "peers"
+        if peers:
+            out.writerow(["system", "world", "collective", "size_bytes", "time_us", "algbw_GBps", "busbw_GBps",
+                          "status", "repeats", "spread_pct", "method", "torch"])
+        else:
+            out.writerow(["system", "world_size", "collective", "size_bytes", "time_us", "algbw_gbps", "busbw_gbps",
+                          "wrong", "repeats", "spread_pct", "torch"])
         for (coll, size), ranks in sorted(got.items()):
+            unsupported = next((r[1] for r in ranks if isinstance(r[1], str)), None)
+            if unsupported:
+                if peers:
+                    out.writerow(["torch-gloo", w, coll, size, "", "", "", unsupported, 0, "", "", torch.__version__])
+                else:
+                    out.writerow(["torch-gloo", w, coll, size, "", "", "", "", 0, "", torch.__version__])
+                print(f"{coll} {size} B: {unsupported}")
+                continue
             per_loop = [max(r[2][i] for r in ranks) for i in range(args.repeats)]
             t = statistics.median(per_loop)
             algbw = size / t / 1e9
-            out.writerow(["torch-gloo", w, coll, size, f"{t * 1e6:.2f}", f"{algbw:.4g}",
-                          f"{algbw * FACTOR[coll](w):.4g}", sum(0 if r[1] else 1 for r in ranks), args.repeats,
-                          f"{(max(per_loop) - min(per_loop)) / t * 100:.1f}", torch.__version__])
+            busbw = algbw * FACTOR[ALIAS.get(coll, coll)](w)
+            wrong = sum(0 if r[1] else 1 for r in ranks)
+            spread = f"{(max(per_loop) - min(per_loop)) / t * 100:.1f}"
+            if peers:
+                out.writerow(["torch-gloo", w, coll, size, f"{t * 1e6:.2f}", f"{algbw:.4g}", f"{busbw:.4g}",
+                              f"wrong ({wrong} ranks)" if wrong else "ok", args.repeats, spread,
+                              "each" if args.each else "loops", torch.__version__])
+            else:
+                out.writerow(["torch-gloo", w, coll, size, f"{t * 1e6:.2f}", f"{algbw:.4g}", f"{busbw:.4g}", wrong,
+                              args.repeats, spread, torch.__version__])
     print(f"torch {torch.__version__}: {len(got)} cells written to {args.csv}")
 
 

@@ -6,16 +6,19 @@
 #   cctk / Gloo >= 2.0 and cctk / Open MPI >= 1.0 in every cell.
 # Systems: cctk       `cctk run --nproc W ...` (backend tcp: shared memory when the ranks share a host)
 #          cctk-flat  the same sweep from a spec with backend tcp-flat (TCP over loopback between every pair)
-#          gloo       $SHARED/bench/gloo_bench.py (its defaults: 1 checked call, 5 warm-ups, 20 timed iterations)
-#          mpi        $SHARED/bench/mpi_allreduce.c built with mpicc, run by mpirun with Open MPI's default transports
-# Method difference: gloo_bench.py and mpi_allreduce.c time each iteration alone (barrier; t0; op; t1), the product
-# times the 20 iterations back to back after one barrier, as nccl-tests does; both report the slowest rank's mean.
+#          gloo       bench/torch_gloo.py --format peers: Python torch.distributed on Gloo (the system's python3-torch)
+#          mpi        bench/mpi_peer.c built with mpicc, run by mpirun with Open MPI's default transports
+# All four get the same treatment: a checked call, 5 warm-ups, then 3 loops of 20 calls back to back after a barrier,
+# the slowest rank's mean per call in each loop, the median loop. cctk also re-times a loop its JIT compiler or
+# collector disturbed and warms its JIT before timing; the peers have neither to deal with (native code, or native
+# code under Python), so they re-time nothing. cctk checks its results after timing (--check-iters 1), the peers
+# before. Both peer programs are this repository's own (bench/); nothing outside it is needed.
+# While the rounds run, bench/monitor.py samples the CPU used by processes outside this script every 0.5 s
+# (OUT/interference.tsv), and peers.py prints it per system.
 #
 # usage: bench/vs-peers.sh [ROUNDS]   env: JAR=target/cctk.jar OUT=dir WORLDS="2 4" SIZES=1MiB,16MiB,64MiB
 #                                          COLLS=all_reduce,all_gather,reduce_scatter,broadcast,alltoall (cctk names)
 #                                          SYSTEMS="cctk cctk-flat gloo mpi" IN_PLACE=false (cctk's layout)
-#                                          SHARED=path/to/shared (default: ../shared next to the repo, or next to
-#                                          the main checkout of a worktree) GLOO_BENCH=... MPI_SRC=...
 # On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/vs-peers.sh 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,14 +29,10 @@ SIZES=${SIZES:-1MiB,16MiB,64MiB}
 COLLS=${COLLS:-all_reduce,all_gather,reduce_scatter,broadcast,alltoall}
 SYSTEMS=${SYSTEMS:-"cctk cctk-flat gloo mpi"}
 IN_PLACE=${IN_PLACE:-false}
-WARMUP=5 ITERS=20 CHECKS=1   # gloo_bench.py's and mpi_allreduce.c's defaults (checked call, warm-ups, timed)
-if [ -z "${SHARED:-}" ]; then
-  SHARED=$ROOT/../shared
-  [ -d "$SHARED" ] || SHARED=$(dirname "$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir)")/../shared
-fi
-GLOO_BENCH=${GLOO_BENCH:-$SHARED/bench/gloo_bench.py}
-MPI_SRC=${MPI_SRC:-$SHARED/bench/mpi_allreduce.c}
-MONITOR=$SHARED/bench/monitor.py
+WARMUP=5 ITERS=20 CHECKS=1   # every system's: warm-ups, calls per timed loop (3 loops), checked calls
+GLOO_PEER=$ROOT/bench/torch_gloo.py
+MPI_SRC=$ROOT/bench/mpi_peer.c
+MONITOR=$ROOT/bench/monitor.py
 OUT=${OUT:-$ROOT/target/bench-results/peers-$(date +%Y%m%d-%H%M%S)}
 OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)
 mkdir -p "$OUT/runs" "$OUT/specs"
@@ -43,21 +42,18 @@ mkdir -p "$OUT/runs" "$OUT/specs"
 cp "$SRC_JAR" "$OUT/cctk.jar"
 [ -f "${SRC_JAR%.jar}.jsa" ] && cp "${SRC_JAR%.jar}.jsa" "$OUT/cctk.jsa"
 JAR=$OUT/cctk.jar
-PEER_SIZES=${SIZES//iB/}                                  # 1MiB -> 1M: the peers' size syntax
-PEER_COLLS=$(echo "$COLLS" | sed 's/\balltoall\b/all_to_all/')
 LIST_COLLS="[${COLLS//,/, }]" LIST_SIZES="[${SIZES//,/, }]"
 
 why_not=""
 for s in $SYSTEMS; do
   case $s in
-    gloo) [ -f "$GLOO_BENCH" ] || why_not="$why_not gloo: no $GLOO_BENCH (set SHARED or GLOO_BENCH);" ;;
+    gloo) /usr/bin/python3 -c 'import torch.distributed' 2>/dev/null \
+            || why_not="$why_not gloo: no torch.distributed in /usr/bin/python3 (apt-get install -y python3-torch);" ;;
     mpi)
       if ! command -v mpicc >/dev/null || ! command -v mpirun >/dev/null; then
         why_not="$why_not mpi: mpicc/mpirun missing (apt-get install -y openmpi-bin libopenmpi-dev);"
-      elif [ ! -f "$MPI_SRC" ]; then
-        why_not="$why_not mpi: no $MPI_SRC (set SHARED or MPI_SRC);"
       else
-        mpicc -O2 -o "$OUT/mpi_allreduce" "$MPI_SRC"
+        mpicc -O2 -o "$OUT/mpi_peer" "$MPI_SRC"
       fi ;;
   esac
 done
@@ -71,10 +67,8 @@ MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl_tcp_if_include lo -
        "mpi: $(mpirun --version 2>/dev/null | head -1 || echo none)"
   echo "# rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS, systems $SYSTEMS, cctk in_place $IN_PLACE"
 } | tee "$OUT/load.txt"
-# foreign CPU (processes outside this script's tree) every 0.5 s, when the baseline's monitor is there
-if [ -f "$MONITOR" ]; then
-  /usr/bin/python3 "$MONITOR" $$ "$OUT/interference.tsv" 0.5 &
-fi
+# foreign CPU (processes outside this script's tree) every 0.5 s; it ends when this script does
+/usr/bin/python3 "$MONITOR" $$ "$OUT/interference.tsv" 0.5 &
 
 flat_spec() {  # W dir -> the spec of the flags' sweep, with backend tcp-flat
   cat > "$OUT/specs/flat-w$1.yaml" <<EOF
@@ -111,10 +105,10 @@ run_one() {  # system W round
       flat_spec "$w" "$dir"
       java -jar "$JAR" run "$OUT/specs/flat-w$w.yaml" --quiet > "$dir/run.log" 2>&1 || rc=$? ;;
     gloo)
-      /usr/bin/python3 "$GLOO_BENCH" -w "$w" --sizes "$PEER_SIZES" --collectives "$PEER_COLLS" \
-        --csv "$dir/gloo.csv" > "$dir/run.log" 2>&1 || rc=$? ;;
+      /usr/bin/python3 "$GLOO_PEER" -w "$w" --sizes "$SIZES" --collectives "$COLLS" --warmup "$WARMUP" \
+        --iters "$ITERS" --repeats 3 --format peers --csv "$dir/gloo.csv" > "$dir/run.log" 2>&1 || rc=$? ;;
     mpi)
-      $MPIRUN -np "$w" "$OUT/mpi_allreduce" -s "$PEER_SIZES" -l "$PEER_COLLS" -c "$dir/mpi.csv" \
+      $MPIRUN -np "$w" "$OUT/mpi_peer" -s "$SIZES" -l "$COLLS" -W "$WARMUP" -n "$ITERS" -r 3 -c "$dir/mpi.csv" \
         > "$dir/run.log" 2>&1 || rc=$? ;;
   esac
   t1=$(date +%s.%N)
@@ -127,8 +121,8 @@ run_one() {  # system W round
 order=()
 for s in $SYSTEMS; do
   case $s in
-    gloo) [ -f "$GLOO_BENCH" ] && order+=("$s") ;;
-    mpi) [ -x "$OUT/mpi_allreduce" ] && order+=("$s") ;;
+    gloo) case $why_not in *" gloo:"*) ;; *) order+=("$s") ;; esac ;;
+    mpi) [ -x "$OUT/mpi_peer" ] && order+=("$s") ;;
     *) order+=("$s") ;;
   esac
 done
