@@ -16,7 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Benchmarks the tcp backend the way the shared bench/gloo_bench.py measures Gloo, so the two compare directly:
+ * Benchmarks the tcp backend the way bench/torch_gloo.py --each measures Gloo, so the two compare directly:
  * W processes on this host, float32, per size one warm-up set then timed iterations each "barrier; t0; op; t1";
  * time = max over ranks of each rank's mean; nccl-tests sizes and busbw factors. Usage:
  * {@code TcpBench -w W [--sizes 1M,16M] [--collectives all_reduce,...] [--iters 20] [--warmup 5] [--csv FILE]};
