@@ -28,7 +28,9 @@ bench_jars "$OUT"
 [ -f "$CCTK_GLOO_DIR/cctk-gloo.jar" ] || { echo "no gloo module in $CCTK_GLOO_DIR (mvn package)" >&2; exit 2; }
 torch=$(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null) || {
   echo "no python3-torch (apt-get install python3-torch)" >&2; exit 2; }
-bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS; torch $torch; module $CCTK_GLOO_DIR"
+# GLIBC_TUNABLES, when set, reaches every system alike (e.g. glibc.malloc.hugetlb=1: see bench/README.md)
+bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS; torch $torch; module $CCTK_GLOO_DIR;\
+ warm-up $WARMUP, iterations $ITERS; GLIBC_TUNABLES=${GLIBC_TUNABLES:-(unset)} for every system"
 : > "$OUT/runs.tsv"
 for r in $(seq 1 "$ROUNDS"); do
   for w in $WORLDS; do
