@@ -120,7 +120,8 @@ public final class Coordinator {
         }
         final List<Suspect> verdict = Judge.ordered(Judge.confirm(findings, figures, settings.diagnose().threshold(),
                 settings.diagnose().confirm()));
-        findings = Judge.afterRepeat(findings, figures, settings.diagnose().threshold(), settings.diagnose().confirm());
+        findings = Judge.afterRepeat(findings, figures, settings.diagnose().threshold(), settings.diagnose().confirm(),
+                verdict);
         final DiagnosisFiles.Header header = new DiagnosisFiles.Header(settings.jobName(), started,
                 settings.diagnose().bytes(), settings.diagnose().threshold(), settings.diagnose().confirm(), seconds,
                 settings.nics());

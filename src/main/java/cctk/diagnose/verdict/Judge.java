@@ -91,12 +91,12 @@ public final class Judge {
     }
 
     /**
-     * {@code found} with what the run can claim once its repeats are in ({@link Watched#afterRepeat}); as it was
-     * when nothing was measured again.
+     * {@code found} with what the run can claim once its repeats are in and {@code verdict} is confirmed
+     * ({@link Watched#afterRepeat}); as it was when nothing was measured again.
      */
     public static Findings afterRepeat(final Findings found, final Figures f, final double threshold,
-                                       final boolean repeat) {
-        return repeat ? found.withSensitivity(Watched.afterRepeat(found, f, threshold)) : found;
+                                       final boolean repeat, final List<Suspect> verdict) {
+        return repeat ? found.withSensitivity(Watched.afterRepeat(found, f, threshold, verdict)) : found;
     }
 
     /** The spread of every node's intra-node figure in pass {@code pass} (0 or 1). */

@@ -36,7 +36,7 @@ class WatchedTest {
                 f.repeat(Figures.test(r.mode(), op), r.a(), r.b(), r.mode() == 0 && op == 0 ? sendrecvAgain : 1.0);
             }
         }
-        return Judge.afterRepeat(found, f, THRESHOLD, true);
+        return Judge.afterRepeat(found, f, THRESHOLD, true, Judge.confirm(found, f, THRESHOLD, true));
     }
 
     @Test
@@ -70,10 +70,38 @@ class WatchedTest {
     void withoutRepeatsTheFirstLookStandsAndACleanClusterWatchesNobody() {
         final Figures f = halfSpeedOnOneOperation();
         final Findings first = Judge.tentative(f, THRESHOLD);
-        assertThat(Judge.afterRepeat(first, f, THRESHOLD, false)).isSameAs(first);
+        assertThat(Judge.afterRepeat(first, f, THRESHOLD, false, List.of())).isSameAs(first);
         final Figures clean = JudgeTest.figures(4, List.of("eth0", "eth1"), (m, a, b) -> 1);
         final Findings none = Judge.tentative(clean, THRESHOLD);
         assertThat(none.watched()).isEmpty();
         assertThat(none.allRechecks()).isEmpty();
+    }
+
+    @Test
+    void aFirstLookSuspectBelowItsPeersAgainOnEveryOperationIsNotCalledHealthy() {
+        // node2's eth0 at 0.6x on both operations at first look (a node+NIC suspect); on repeat 0.85x: above the
+        // threshold, so not confirmed, yet below its peers on every operation (DiagnoseIT saw 0.85x and 0.82x)
+        final Figures f = JudgeTest.figures(4, List.of("eth0", "eth1"), (m, a, b) -> (a == 1 || b == 1)
+            && (m.equals("eth0") || m.equals(Figures.STRIPED)) ? 0.6 : 1);
+        final Findings found = Judge.tentative(f, THRESHOLD);
+        assertThat(found.suspects()).extracting(s -> s.kind().label() + " " + s.subject(f.nodes()))
+            .contains("node+NIC node2 eth0");
+        for (final double again : new double[] {0.85, 1.0}) {
+            for (final Recheck r : found.allRechecks()) {
+                for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
+                    f.repeat(Figures.test(r.mode(), op), r.a(), r.b(), r.a() == 1 || r.b() == 1 ? again : 1.0);
+                }
+            }
+            final java.util.List<Suspect> verdict = Judge.confirm(found, f, THRESHOLD, true);
+            assertThat(verdict).noneMatch(Suspect::confirmed);
+            final Sensitivity after = Judge.afterRepeat(found, f, THRESHOLD, true, verdict).sensitivity();
+            if (again < 1) {
+                assertThat(after.status(verdict)).isEqualTo("INCONCLUSIVE");
+                assertThat(after.why()).startsWith("node+NIC node2 eth0 was slow at first look (0.6")
+                    .contains("and below its peers' median again on repeat (0.8");
+            } else {
+                assertThat(after.status(verdict)).as("back at its peers: noise, healthy").isEqualTo("OK");
+            }
+        }
     }
 }
