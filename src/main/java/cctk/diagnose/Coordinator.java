@@ -80,6 +80,7 @@ public final class Coordinator {
     /** Collects the figures of both phases, finds the first suspects and publishes the repeat rounds. */
     public List<List<RecheckRounds.Item>> judge() {
         figures = new Figures(layout.names(), settings.modes());
+        figures.oneKernel(layout.turns() > 1);
         for (int i = 0; i < layout.nodes(); i++) {
             read(Keys.take(store, Keys.nodeResults(i, 0)));
             read(Keys.take(store, Keys.pairResults(i)));

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with CCTK_SLURM_NODES=4). Faults are made with Linux traffic control inside a node's network namespace: a token
  * bucket filter (tc-tbf(8)) limits what the NIC sends to 100 Mbit/s, against about 5-10 Gbit/s of a clean veth
  * here. Clean runs must name no suspect; one slow NIC must be named as exactly that node and NIC; a node slow on
- * both NICs must be named as the node, not as its pairs; a link at half the speed the clean runs measured must be
- * named or make the run inconclusive, never healthy; a rank held to 10 % of a CPU by a cgroup quota
+ * both NICs must be named as the node, not as its pairs; a link at 40 % of the speed the clean runs measured must
+ * be named or make the run inconclusive, never healthy; a rank held to 10 % of a CPU by a cgroup quota
  * ({@link CpuCap}) must be named as that rank, never as a NIC. Every qdisc and cgroup is removed afterwards,
  * whatever happened.
  */
@@ -230,12 +230,29 @@ class DiagnoseIT {
         if (Double.isNaN(cleanEth0)) {
             cleanEth0 = eth0SendrecvMedian(List.of(diagnose(spec("diag-half-calibration"))));
         }
-        // half of what a clean eth0 pair carried on this machine (GB/s to Mbit/s, halved)
-        final String rate = Math.max(10, Math.round(cleanEth0 * 8e3 / 2)) + "mbit";
-        try {
-            slow("node2", "eth0", rate);
-            final Outcome o = diagnose(spec("diag-half"));
-            System.out.println("half speed: node2 eth0 at " + rate + ": " + o.json().get("status"));
+        // 40 % of what a clean eth0 pair carried (the half-speed links were at ~55 % and ~35 %); a busy VM
+        // can carry less than that on every link in a later run, and then no link is slow: measured again once at
+        // 40 % of that run's other pairs, and a run still without the fault fails as untestable, never passes
+        double limit = cleanEth0 * 0.4;
+        for (int attempt = 1; ; attempt++) {
+            final String rate = Math.max(10, Math.round(limit * 8e3)) + "mbit";
+            final String name = "diag-half-" + attempt;
+            final Outcome o;
+            try {
+                slow("node2", "eth0", rate);
+                o = diagnose(spec(name));
+            } finally {
+                heal("node2", "eth0");
+            }
+            final double others = othersEth0(dir.resolve("results-" + name));
+            System.out.printf("half speed, try %d: node2 eth0 at %s, the other eth0 pairs at %.3f GB/s: %s%n",
+                    attempt, rate, others, o.json().get("status"));
+            if (limit > 0.6 * others) {
+                assertThat(attempt).as("node2's eth0 was limited to %s but the other eth0 pairs carried only %.3f"
+                        + " GB/s: no slow link to find on this machine now", rate, others).isLessThan(2);
+                limit = 0.4 * others;
+                continue;
+            }
             assertThat(o.json().get("status")).as(o.run().out()).isIn("SUSPECT", "INCONCLUSIVE");
             assertThat(o.confirmed()).as(o.run().out()).allMatch("node+NIC node2 eth0"::equals);
             assertThat(o.run().code()).as(o.run().out()).isEqualTo("SUSPECT".equals(o.json().get("status")) ? 1 : 5);
@@ -244,9 +261,25 @@ class DiagnoseIT {
                         .matches("(too noisy|node2 on (eth0|striped) (at|read) |(node|node\\+NIC) node2( eth0)? was slow"
                                 + " at first look)(?s).*");
             }
-        } finally {
-            heal("node2", "eth0");
+            return;
         }
+    }
+
+    /** The median sendrecv busbw of a diagnosis's eth0 pairs without node2, from its pairs CSV in {@code out}. */
+    private static double othersEth0(final Path out) throws java.io.IOException {
+        final List<Double> rates = new ArrayList<>();
+        try (var files = Files.list(out)) {
+            for (final Path csv : files.filter(p -> p.getFileName().toString().endsWith("_pairs.csv")).toList()) {
+                for (final String line : Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) {
+                    final String[] f = line.split(",");
+                    if ("eth0".equals(f[2]) && !"node2".equals(f[0]) && !"node2".equals(f[1])) {
+                        rates.add(Double.parseDouble(f[3]));
+                    }
+                }
+            }
+        }
+        rates.sort(null);
+        return rates.isEmpty() ? Double.NaN : rates.get(rates.size() / 2);
     }
 
     @Test

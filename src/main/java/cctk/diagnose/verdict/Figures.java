@@ -31,6 +31,7 @@ public final class Figures {
     private final Map<Long, Double> repeats = new HashMap<>();
     private final Map<Integer, RankSkew[]> ranks = new HashMap<>();
     private final Map<Integer, CpuRate[]> cpus = new HashMap<>();
+    private boolean oneKernel;
 
     /**
      * Empty figures for {@code nodes} (names, in node-index order) measured on {@code modes} (NIC names, then
@@ -115,6 +116,19 @@ public final class Figures {
     /** Node {@code node}'s intra-node figure of a pass (NaN: a node of one rank, or not measured). */
     public double intra(final int pass, final int node) {
         return intra[pass][node];
+    }
+
+    /**
+     * Marks the nodes as sharing one kernel (network namespaces or containers of one machine: their per-node passes
+     * take turns on its cores), so their insides are one machine's, measured at different moments.
+     */
+    public void oneKernel(final boolean shared) {
+        this.oneKernel = shared;
+    }
+
+    /** Whether the nodes share one kernel ({@link #oneKernel(boolean)}). */
+    public boolean oneKernel() {
+        return oneKernel;
     }
 
     /** Records the repeat of pair {a, b} on a test. */

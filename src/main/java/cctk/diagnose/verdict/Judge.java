@@ -14,7 +14,9 @@ import java.util.Map;
  * <em>node</em>; slow on some NICs names <em>node+NIC</em> for each; slow only when striping names the node too. A
  * node or node+NIC suspect explains all its pairs on those modes, so they are not named again; a slow pair that
  * neither node explains names the <em>pair</em> on that mode. Inside a node (its ranks alone) and rank arrival skew
- * are judged per pass. {@link #confirm} keeps a suspect only when a repeat is slow again.
+ * are judged per pass; not a node's inside when the nodes share one kernel ({@link Figures#oneKernel()}): that is one
+ * machine's inside, measured at different moments, and its differences are that machine's load, not a node's fault.
+ * {@link #confirm} keeps a suspect only when a repeat is slow again.
  * <b>Note:</b> threadsafe (no state).
  */
 public final class Judge {
@@ -45,7 +47,7 @@ public final class Judge {
         }
         blame.pairs(suspects);
         final Spread intra = intra(f, 0, threshold);
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n && !f.oneKernel(); i++) {
             if (intra.slow(f.intra(0, i))) {
                 suspects.add(new Suspect(Suspect.Kind.NODE, i, -1, -1, INTRA, List.of(new Evidence(
                         "intra-node all_reduce", f.intra(0, i), intra.median(), intra.limit(), 1, 1)), false));

@@ -30,7 +30,8 @@ public final class VerdictText {
         }
         final double intra = Judge.intra(f, 0, h.threshold()).median();
         if (Double.isFinite(intra)) {
-            refs.append(" | intra-node all_reduce ").append(gbps(intra));
+            refs.append(" | intra-node all_reduce ").append(gbps(intra)).append(f.oneKernel() ? " (not judged: the"
+                    + " nodes share one kernel)" : "");
         }
         out.add(refs.toString());
         if (verdict.stream().anyMatch(s -> s.kind() == Suspect.Kind.PAIR)) {
