@@ -270,7 +270,8 @@ class DiagnoseIT {
         final List<Double> rates = new ArrayList<>();
         try (var files = Files.list(out)) {
             for (final Path csv : files.filter(p -> p.getFileName().toString().endsWith("_pairs.csv")).toList()) {
-                for (final String line : Files.readAllLines(csv).subList(1, Files.readAllLines(csv).size())) {
+                final List<String> lines = Files.readAllLines(csv);
+                for (final String line : lines.subList(1, lines.size())) {
                     final String[] f = line.split(",");
                     if ("eth0".equals(f[2]) && !"node2".equals(f[0]) && !"node2".equals(f[1])) {
                         rates.add(Double.parseDouble(f[3]));

@@ -54,7 +54,11 @@ public final class GlooModule implements BackendModule {
     @Override
     public Communicator connect(final Request request) {
         load(request.nativeCache());
-        final Path file = storeFile(request);
+        final Path dir = rendezvousDir(request);
+        final String name = SharedDir.meet(request.store(), request.keyPrefix() + "filestore", request.rank(),
+                request.host(), dir, SEEN, SharedDir.SEEN_WITHIN.compareTo(request.deadline()) < 0
+                        ? SharedDir.SEEN_WITHIN : request.deadline());
+        final Path file = dir.resolve("store-" + name);
         final FileStore store = new FileStore(file.toString(), request.size());
         // the process group holds the store from here on; Java must never free it under it
         store.retainReference();
@@ -81,7 +85,7 @@ public final class GlooModule implements BackendModule {
                     carriers + "; " + libraries(), () -> {
                         if (request.rank() == 0) {
                             quietDelete(file);
-                            quietDelete(file.resolveSibling(SEEN + file.getFileName().toString().substring(6)));
+                            quietDelete(dir.resolve(SEEN + name));
                         }
                     });
         } catch (final RuntimeException e) {
@@ -126,23 +130,19 @@ public final class GlooModule implements BackendModule {
     }
 
     /**
-     * The FileStore's path: rank 0 picks a random name and passes only the name through cctk's store; every rank
-     * resolves it under its own owner-only {@code .gloo} directory of the output directory, so no path is taken from
-     * data, and waits until it sees rank 0's file of that name there ({@link SharedDir}): a rank whose output
-     * directory is not shared with rank 0's says so within {@link SharedDir#SEEN_WITHIN} instead of waiting out
-     * Gloo's rendezvous timeout.
+     * The rendezvous directory: an owner-only {@code .gloo} of the output directory, where every rank resolves the
+     * FileStore's random name that rank 0 passes through cctk's store, once it sees rank 0's file of that name there
+     * ({@link SharedDir}): no path is taken from data, a name that is not 32 hex digits is refused, and a rank whose
+     * output directory is not shared with rank 0's says so within {@link SharedDir#SEEN_WITHIN} instead of waiting
+     * out Gloo's rendezvous timeout.
      */
-    private static Path storeFile(final Request r) {
-        final Path dir;
+    private static Path rendezvousDir(final Request r) {
         try {
-            dir = OwnerFiles.subdirectory(r.sharedDir(), ".gloo");
+            return OwnerFiles.subdirectory(r.sharedDir(), ".gloo");
         } catch (final IOException e) {
             throw CctkException.environment("the gloo backend could not make its rendezvous directory in "
                     + r.sharedDir() + ": " + e.getMessage(), e);
         }
-        final String name = SharedDir.meet(r.store(), r.keyPrefix() + "filestore", r.rank(), r.host(), dir, SEEN,
-                SharedDir.SEEN_WITHIN.compareTo(r.deadline()) < 0 ? SharedDir.SEEN_WITHIN : r.deadline());
-        return dir.resolve("store-" + name);
     }
 
     private static void quietDelete(final Path file) {

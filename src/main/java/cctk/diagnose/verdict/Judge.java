@@ -89,7 +89,7 @@ public final class Judge {
         }
         return new Findings(suspects, rechecks, pairRef, nodeRef, notRepeated, nodeFigure, slowPairs, measured,
                 Sensitivity.of(f, nodeFigure, slowPairs, measured, threshold),
-                Watched.of(f, nodeFigure, named, threshold, budget));
+                Watched.of(f, nodeFigure, nodeRef, named, threshold, budget));
     }
 
     /**

@@ -26,11 +26,12 @@ public record Watched(int node, int mode, List<Integer> tests, List<Recheck> rec
     }
 
     /**
-     * The nodes to watch, each mode of each node that no suspect names with an operation below the threshold, while
-     * {@code budget} rechecks last (suspects take theirs first).
+     * The nodes to watch, each mode of each node that no suspect names with an operation below the threshold ×
+     * that test's peers' median ({@code nodeReference}, the median node figure), while {@code budget} rechecks last
+     * (suspects take theirs first).
      */
-    static List<Watched> of(final Figures f, final double[][] nodeFigure, final boolean[] named,
-                            final double threshold, final int budget) {
+    static List<Watched> of(final Figures f, final double[][] nodeFigure, final double[] nodeReference,
+                            final boolean[] named, final double threshold, final int budget) {
         final List<Watched> out = new ArrayList<>();
         int left = budget;
         for (int m = 0; m < f.modes().size(); m++) {
@@ -41,7 +42,7 @@ public record Watched(int node, int mode, List<Integer> tests, List<Recheck> rec
                 final List<Integer> tests = new ArrayList<>();
                 for (int op = 0; op < Figures.PAIR_OPS.size(); op++) {
                     final int t = Figures.test(m, op);
-                    if (nodeFigure[t][i] < threshold * Spread.of(nodeFigure[t], threshold).median()) {
+                    if (nodeFigure[t][i] < threshold * nodeReference[t]) {
                         tests.add(t);
                     }
                 }
@@ -81,7 +82,7 @@ public record Watched(int node, int mode, List<Integer> tests, List<Recheck> rec
         }
         for (final Watched w : found.watched()) {
             for (final int t : w.tests()) {
-                final double median = Spread.of(found.nodeFigure()[t], threshold).median();
+                final double median = found.nodeReference()[t];
                 final double[] values = new double[w.rechecks().size()];
                 for (int k = 0; k < values.length; k++) {
                     values[k] = f.repeat(t, w.rechecks().get(k).a(), w.rechecks().get(k).b());
