@@ -7,7 +7,7 @@ import java.util.TreeMap;
 
 /**
  * A process environment as cctk reads it: only by the names of {@link EnvVar}, or every {@code NCCL_*} and
- * {@code CCTK_*} variable for the result header. {@link #process} is the one place cctk reads the environment of its
+ * {@code CCTK_*} variable and glibc's allocator settings for the result header. {@link #process} is the one place cctk reads the environment of its
  * own process (a test checks that no other class calls {@code System.getenv}); everything below the command line is
  * handed an {@code Environment}, so tests hand in their own.
  * <b>Note:</b> threadsafe (immutable).
@@ -53,16 +53,25 @@ public final class Environment {
         return variables.getOrDefault(v.name(), fallback);
     }
 
-    /** The {@code NCCL_*} and {@code CCTK_*} variables, sorted, the job secret left out: for the result header. */
+    /**
+     * The variables that change what a row measures, sorted, for the result header: every {@code NCCL_*} and
+     * {@code CCTK_*} variable (the job secret left out), and glibc's allocator settings ({@code GLIBC_TUNABLES},
+     * {@code MALLOC_*}), which decide whether a library's per-call temporaries (Gloo's gathered tensor) are mapped
+     * afresh on every call.
+     */
     public Map<String, String> shown() {
         final Map<String, String> out = new TreeMap<>();
         variables.forEach((k, val) -> {
-            if ((k.startsWith(EnvVar.NCCL_PREFIX) || k.startsWith(EnvVar.CCTK_PREFIX))
+            if ((k.startsWith(EnvVar.NCCL_PREFIX) || k.startsWith(EnvVar.CCTK_PREFIX) || isAllocator(k))
                 && !k.equals(EnvVar.CCTK_SECRET.name())) {
                 out.put(k, val);
             }
         });
         return out;
+    }
+
+    private static boolean isAllocator(final String name) {
+        return name.equals("GLIBC_TUNABLES") || name.startsWith("MALLOC_");
     }
 
     /** Every variable, to hand on whole to a child process (the launcher's ranks, sbatch). */

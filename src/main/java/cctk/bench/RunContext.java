@@ -12,7 +12,7 @@ import java.util.Map;
  * @param jobId       Slurm job id, or a local run id
  * @param rank        who this rank is: host, pid, device, NICs (gathered to rank 0 for the header)
  * @param outputDir   where rank 0 writes the result files
- * @param environment NCCL_* and CCTK_* variables of this rank, for the header
+ * @param environment NCCL_*, CCTK_* and glibc allocator variables of this rank, for the header
  * @param hook        called before each point of the sweep ({@link PointHook#NONE}, or the test-only faults)
  * @param console     where rank 0 prints each row as it is measured ({@link cctk.results.ConsoleTable}), or null
  *                    for none (then it prints a progress line on its standard error instead)

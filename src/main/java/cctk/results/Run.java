@@ -19,7 +19,7 @@ import java.util.Map;
  * @param start       when it started, rank 0's clock, ISO-8601 local time ({@code 2026-11-24T16:51:24}); or null
  * @param ranks       every rank in rank order; empty when the files do not say
  * @param hosts       the hosts of its ranks in rank order, without repeats; empty when unknown
- * @param environment NCCL_* and CCTK_* variables of rank 0
+ * @param environment NCCL_*, CCTK_* and glibc allocator variables of rank 0 (Environment.shown)
  * @param args        the benchmark's settings as the JSON's {@code args} records them (cluster and references
  *                    apart)
  * @param references  the spec's references, for {@code cctk report} to judge later
