@@ -7,9 +7,9 @@ import java.util.TreeMap;
 
 /**
  * A process environment as cctk reads it: only by the names of {@link EnvVar}, or every {@code NCCL_*} and
- * {@code CCTK_*} variable and glibc's allocator settings for the result header. {@link #process} is the one place cctk reads the environment of its
- * own process (a test checks that no other class calls {@code System.getenv}); everything below the command line is
- * handed an {@code Environment}, so tests hand in their own.
+ * {@code CCTK_*} variable and glibc's allocator settings for the result header. {@link #process} is the one place
+ * cctk reads the environment of its own process (a test checks that no other class calls {@code System.getenv});
+ * everything below the command line is handed an {@code Environment}, so tests hand in their own.
  * <b>Note:</b> threadsafe (immutable).
  */
 public final class Environment {
