@@ -24,11 +24,12 @@ final class MeasureStep {
     /**
      * One rank's part of one repeat of a point: its per-iteration times (µs) of the kept attempt, the mean of its
      * first attempt's, the timed loops it ran (the same on every rank: re-timing is voted), how many of them were
-     * timed again for a compile or for a collection, whether the kept one was still disturbed, the wall time of all
+     * timed again for a compile or for a collection, or with more calls as the loop ended well before the window
+     * ({@link #longerLoop}), whether the kept one was still disturbed, the wall time of all
      * its timed loops (ns), its wrong elements (-1: not checked), the time it spent filling, poisoning and checking
      * buffers (ns, System.nanoTime), the bytes it checked, and the bytes it filled, poisoned and checked in that time.
      */
-    record Result(double[] timesUs, double firstMeanUs, int attempts, int jitRetimes, int gcRetimes,
+    record Result(double[] timesUs, double firstMeanUs, int attempts, int jitRetimes, int gcRetimes, int shortRetimes,
                   boolean keptDisturbed, long loopNanos, long wrong, long fillCheckNanos, long checkedBytes,
                   long dataBytes) {
 
@@ -38,7 +39,7 @@ final class MeasureStep {
             for (final double t : timesUs) {
                 sum += t;
             }
-            return new Result(timesUs, sum / timesUs.length, 1, 0, 0, false, 0, wrong, 0, 0, 0);
+            return new Result(timesUs, sum / timesUs.length, 1, 0, 0, 0, false, 0, wrong, 0, 0, 0);
         }
     }
 
@@ -57,6 +58,10 @@ final class MeasureStep {
 
     /** How often a point is timed again when a compile or a collection ran on some rank while it was timed. */
     static final int MAX_RETIMES = 3;
+
+    /** The low bits of the vote after a timed loop: its wall time in us (up to 536 s); the disturbance above them. */
+    private static final int ELAPSED_BITS = 29;
+    private static final int ELAPSED_MAX = (1 << ELAPSED_BITS) - 1;
 
     /**
      * Compiler time on a core during a timed loop that counts as a disturbance: more than an idle compiler thread's
@@ -78,6 +83,7 @@ final class MeasureStep {
     private long waitBudgetNanos = Long.MAX_VALUE;
     private int retimed;
     private int stillDisturbed;
+    private int lengthened;
     /** Every vote of this rank's sweep: a point takes up to three a repeat. */
     private final RankVote votes;
 
@@ -92,8 +98,8 @@ final class MeasureStep {
 
     /**
      * What the JIT and the collector did to the timings of this rank's sweep: the points it timed only after waiting
-     * for its compilers, how long it waited, the points timed again (the same on every rank), and those still
-     * disturbed on their last try.
+     * for its compilers, how long it waited, the points timed again (the same on every rank), those still
+     * disturbed on their last try, and the loops timed again with more calls ({@link #longerLoop}).
      */
     Map<String, Object> jitDuringSweep() {
         final Map<String, Object> m = new LinkedHashMap<>();
@@ -101,10 +107,12 @@ final class MeasureStep {
         m.put("wait_ms", Math.round(compilerWaitNanos / 1e5) / 10.0);
         m.put("points_retimed", retimed);
         m.put("points_still_disturbed", stillDisturbed);
+        m.put("loops_lengthened", lengthened);
         m.put("summary", String.format(Locale.ROOT, "rank 0 waited for its JIT compiler before %d point(s) (%.1f ms);"
-                + " %d point(s) timed again after a compile or a collection during timing%s", compilerWaits,
+                + " %d point(s) timed again after a compile or a collection during timing%s%s", compilerWaits,
                 compilerWaitNanos / 1e6, retimed, stillDisturbed == 0 ? "" : ", " + stillDisturbed
-                + " still disturbed after " + MAX_RETIMES + " more tries"));
+                + " still disturbed after " + MAX_RETIMES + " more tries", lengthened == 0 ? ""
+                : "; " + lengthened + " loop(s) timed again with more calls, as they ended within half the window"));
         return m;
     }
 
@@ -146,14 +154,6 @@ final class MeasureStep {
         return votes.maxOverRanks(value);
     }
 
-    /**
-     * Agrees with every rank what disturbed a timed loop on any of them, in one vote: {@link #JIT} (with or without
-     * {@link #GC}) when a compiler ran somewhere, {@link #GC} when only a collector did, or 0. A collective itself.
-     */
-    int disturbedAnywhere(final boolean jit, final boolean gc) {
-        return maxOverRanks((jit ? JIT : 0) | (gc ? GC : 0));
-    }
-
     /** This JVM's compiler threads, watched. */
     CompilerThreads compilers() {
         return compilers;
@@ -180,12 +180,13 @@ final class MeasureStep {
             dataNanos += System.nanoTime() - t0;
             dataBytes += send.bytes();
         }
-        final int loop = loopIters(bench, warmUp(coll, send, recv, c));
+        int loop = loopIters(bench, warmUp(coll, send, recv, c));
         double[] times;
         double firstMean = Double.NaN;
         int attempts = 0;
         int jitRetimes = 0;
         int gcRetimes = 0;
+        int shortRetimes = 0;
         boolean keptDisturbed = false;
         long loopNanos = 0;
         while (true) {
@@ -201,16 +202,28 @@ final class MeasureStep {
             comm.barrier();
             final long t0 = System.nanoTime();
             times = timer.time(loop, () -> coll.run(comm, send, recv, c));
-            loopNanos += System.nanoTime() - t0;
+            final long elapsed = System.nanoTime() - t0;
+            loopNanos += elapsed;
             attempts++;
             if (attempts == 1) {
                 firstMean = mean(times);
             }
             final boolean jit = compilers.cpuNanos() - compiling > COMPILER_NOISE_NANOS || compileCount() != compiled;
             final boolean gc = collectionCount() != collected;
-            final int why = retime ? disturbedAnywhere(jit, gc) : 0;
+            // one vote: what disturbed the loop on any rank, in the high bits (JIT, with or without GC, wins the
+            // maximum over GC alone), else, every rank undisturbed, the loop's longest wall time on any rank
+            final int vote = retime ? maxOverRanks((jit ? JIT : gc ? GC : 0) << ELAPSED_BITS
+                | (int) Math.min(ELAPSED_MAX, elapsed / 1_000)) : 0;
+            final int why = vote >>> ELAPSED_BITS;
             if (why == 0) {
-                break;
+                final int longer = retime ? longerLoop(bench, loop, vote & ELAPSED_MAX) : loop;
+                if (longer == loop || attempts > MAX_RETIMES) {
+                    break;
+                }
+                loop = longer;
+                shortRetimes++;
+                lengthened++;
+                continue;
             }
             if (attempts > MAX_RETIMES) {
                 stillDisturbed++;
@@ -225,8 +238,8 @@ final class MeasureStep {
             }
         }
         if (send == null || !check || bench.checkIters() <= 0) {
-            return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, keptDisturbed, loopNanos, -1,
-                dataNanos, 0, dataBytes);
+            return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, shortRetimes, keptDisturbed,
+                loopNanos, -1, dataNanos, 0, dataBytes);
         }
         long wrong = 0;
         long checked = 0;
@@ -245,8 +258,8 @@ final class MeasureStep {
             checked += k1;
             dataBytes += recv.bytes() + send.bytes() + k1;
         }
-        return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, keptDisturbed, loopNanos, wrong,
-            dataNanos, checked, dataBytes);
+        return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, shortRetimes, keptDisturbed,
+            loopNanos, wrong, dataNanos, checked, dataBytes);
     }
 
     /**
@@ -254,8 +267,10 @@ final class MeasureStep {
      * where there are more warm-up calls to bound), and the rest of the spec's {@code warmup} run only as far as they
      * fit in {@value #WARMUP_SHARE} of the timed loop to come, or in {@value #WARMUP_FLOOR_MICROS} us: a 64 MiB call
      * warms its pages and caches once, and five of them cost a quarter of a 20-iteration loop. Where loops fill a
-     * window, the ranks agree on the last call's time too, which the first (cold) call overstates several-fold.
-     * Returns that last call's time agreed by every rank (the slowest), in us, or -1 when there was no vote on it.
+     * window, the ranks agree on the fastest warm-up call's time too: the first (cold) call overstates it several-fold,
+     * and any one call may have lost its core (a 1 MiB all_gather's last warm-up call read 1 ms against 23 us, so its
+     * loop ran 20 calls instead of the 400 that fill 10 ms, and one more lost core tripled the row's mean).
+     * Returns that fastest call's time agreed by every rank (the slowest rank's), in us, or -1 when there was no vote.
      */
     private int warmUp(final Collective coll, final CommBuffer send, final CommBuffer recv, final Case c) {
         final int n = bench.warmupIters();
@@ -265,16 +280,19 @@ final class MeasureStep {
         long t0 = System.nanoTime();
         coll.run(comm, send, recv, c);
         comm.synchronize();
-        final int calls = n <= 2 ? n
-            : warmUpCalls(n, maxOverRanks((int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - t0) / 1_000)),
-                bench.iters());
+        long fastest = System.nanoTime() - t0;
+        final int calls = n <= 2 ? n : warmUpCalls(n, maxOverRanks(micros(fastest)), bench.iters());
         for (int i = 1; i < calls; i++) {
             t0 = System.nanoTime();
             coll.run(comm, send, recv, c);
             comm.synchronize();
+            fastest = Math.min(fastest, System.nanoTime() - t0);
         }
-        return bench.windowMillis() <= 0 ? -1
-            : maxOverRanks((int) Math.min(Integer.MAX_VALUE, (System.nanoTime() - t0) / 1_000));
+        return bench.windowMillis() <= 0 ? -1 : maxOverRanks(micros(fastest));
+    }
+
+    private static int micros(final long nanos) {
+        return (int) Math.min(Integer.MAX_VALUE, nanos / 1_000);
     }
 
     /**
@@ -290,6 +308,22 @@ final class MeasureStep {
         }
         final long fill = (long) b.windowMillis() * 1_000 / Math.max(1, micros);
         return (int) Math.max(iters, Math.min(b.maxLoopIters(), fill));
+    }
+
+    /**
+     * The calls to time again after an undisturbed loop of {@code loop} calls whose slowest rank took
+     * {@code elapsedMicros}: more, as many as fill the window (at most {@link Benchmark#maxLoopIters()}), when it
+     * lasted less than half of {@code window_ms}; else {@code loop}, and the loop is kept. The loop's length came from
+     * the warm-up calls, and where every one of those lost its core (1 MiB on shared memory: 0.5-1 ms a call against
+     * 25 us in the loop) a loop of 20 calls lasts 0.5 ms, and one lost core in it moves its mean several-fold.
+     */
+    static int longerLoop(final Benchmark b, final int loop, final int elapsedMicros) {
+        final long window = b.windowMillis() * 1_000L;
+        if (window <= 0 || loop >= b.maxLoopIters() || 2L * elapsedMicros >= window) {
+            return loop;
+        }
+        final long fill = (long) Math.ceil((double) loop * window / Math.max(1, elapsedMicros));
+        return (int) Math.min(b.maxLoopIters(), fill);
     }
 
     /** Warm-up calls of {@code micros} each, of at most {@code n}, that fit the budget of a loop of {@code iters}. */

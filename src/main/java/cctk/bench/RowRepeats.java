@@ -23,6 +23,7 @@ final class RowRepeats {
     private int attempts;
     private int jit;
     private int gc;
+    private int lengthened;
     private int keptDisturbed;
     private long wrong = -1;
 
@@ -49,6 +50,7 @@ final class RowRepeats {
         attempts += mine.attempts();
         jit += mine.jitRetimes();
         gc += mine.gcRetimes();
+        lengthened += mine.shortRetimes();
         keptDisturbed += mine.keptDisturbed() ? 1 : 0;
         if (checked) {
             wrong = PointStats.wrong(combined);
@@ -86,9 +88,12 @@ final class RowRepeats {
             Numbers.significant(hi), Numbers.significant(first), retimed(), across);
     }
 
-    /** Why loops were timed again, or null: {@code "jit 2, gc 1; 1 kept disturbed"}. */
+    /**
+     * Why loops were timed again, or null: {@code "jit 2, gc 1, short 1; 1 kept disturbed"} ("short": with more
+     * calls, as the loop ended within half the window).
+     */
     private String retimed() {
-        if (jit == 0 && gc == 0 && keptDisturbed == 0) {
+        if (jit == 0 && gc == 0 && lengthened == 0 && keptDisturbed == 0) {
             return null;
         }
         final StringBuilder sb = new StringBuilder();
@@ -97,6 +102,9 @@ final class RowRepeats {
         }
         if (gc > 0) {
             sb.append(sb.length() > 0 ? ", " : "").append("gc ").append(gc);
+        }
+        if (lengthened > 0) {
+            sb.append(sb.length() > 0 ? ", " : "").append("short ").append(lengthened);
         }
         if (keptDisturbed > 0) {
             sb.append(sb.length() > 0 ? "; " : "").append(keptDisturbed).append(" kept disturbed");

@@ -82,46 +82,11 @@ class MeasureStepTest {
                 final MeasureStep step = new MeasureStep(comm, b, new BufferData());
                 final int[] calls = {0};
                 final Collective real = Collectives.of(CollectiveType.ALL_REDUCE);
-                final Collective coll = new Collective() {
-                    @Override
-                    public CollectiveType type() {
-                        return real.type();
+                final Collective coll = new Stalling(real, () -> {
+                    if (++calls[0] == warmup + 1 && comm.rank() == 1) {
+                        System.gc();
                     }
-
-                    @Override
-                    public Layout layout(final long totalBytes, final DType type, final Group group) {
-                        return real.layout(totalBytes, type, group);
-                    }
-
-                    @Override
-                    public double busBwFactor(final int world) {
-                        return real.busBwFactor(world);
-                    }
-
-                    @Override
-                    public cctk.coll.Blocks sendBlocks(final Case c) {
-                        return real.sendBlocks(c);
-                    }
-
-                    @Override
-                    public cctk.coll.Blocks recvBlocks(final Case c) {
-                        return real.recvBlocks(c);
-                    }
-
-                    @Override
-                    public long origins(final int world) {
-                        return real.origins(world);
-                    }
-
-                    @Override
-                    public void run(final cctk.comm.Communicator comm, final CommBuffer send, final CommBuffer recv,
-                                    final Case c) {
-                        if (++calls[0] == warmup + 1 && comm.rank() == 1) {
-                            System.gc();
-                        }
-                        real.run(comm, send, recv, c);
-                    }
-                };
+                });
                 final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
                 final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()),
                     comm.allocate(l.recvBytes()), l, false);
@@ -142,5 +107,109 @@ class MeasureStepTest {
         });
         // the decision is collective: both ranks timed the point equally often
         assertThat(jit.get(0).get("points_retimed")).isEqualTo(jit.get(1).get("points_retimed"));
+    }
+
+    @Test
+    void aWarmUpCallThatLostItsCoreDoesNotShortenTheLoopThatFillsTheWindow() {
+        // two warm-up calls; rank 1's second one (the last) stalls 400 ms, as a call whose rank lost its core: the loop
+        // is sized by the fastest warm-up call, so it still runs as many calls as fill the window (at most 20 x 5)
+        final Benchmark b = new Benchmark(List.of("threads"), List.of(1), List.of(CollectiveType.ALL_REDUCE),
+            List.of(new MessageSize(4096, false)), List.of(DType.FLOAT32), List.of(ReduceOp.SUM), 2, 5, 0,
+            Benchmark.InPlace.OUT_OF_PLACE, 0, new Benchmark.Imbalance(2.0, null), 30, 0).withRepeats(1, false)
+            .withWindow(1000);
+        final List<Integer> loops = ThreadCommunicator.run(2, ThreadCommunicator.shared(2), comm -> {
+            final MeasureStep step = new MeasureStep(comm, b, new BufferData());
+            final Collective real = Collectives.of(CollectiveType.ALL_REDUCE);
+            final int[] calls = {0};
+            final Collective coll = new Stalling(real, () -> {
+                if (++calls[0] == 2 && comm.rank() == 1) {
+                    sleep(400);
+                }
+            });
+            final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
+            final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()),
+                comm.allocate(l.recvBytes()), l, false);
+            return step.run(coll, new Case(DType.FLOAT32, ReduceOp.SUM, 2, comm.rank(), 0, 0, l), bufs, false)
+                .timesUs().length;
+        });
+        assertThat(loops).containsExactly(b.maxLoopIters(), b.maxLoopIters());
+    }
+
+    @Test
+    void aLoopSizedBySlowWarmUpCallsIsTimedAgainWithAsManyCallsAsFillTheWindow() {
+        // rank 1's two warm-up calls stall 60 ms each, as calls whose ranks lost their cores: the loop gets 5 calls
+        // (iters; 200 ms / 60 ms is fewer), which then take microseconds and end long before the 200 ms window, so
+        // the loop is timed again with as many calls as fill it (at most 20 x 5), and the row says so
+        final Benchmark b = new Benchmark(List.of("threads"), List.of(1), List.of(CollectiveType.ALL_REDUCE),
+            List.of(new MessageSize(4096, false)), List.of(DType.FLOAT32), List.of(ReduceOp.SUM), 2, 5, 0,
+            Benchmark.InPlace.OUT_OF_PLACE, 0, new Benchmark.Imbalance(2.0, null), 30, 0).withWindow(200);
+        final List<MeasureStep.Result> all = ThreadCommunicator.run(2, ThreadCommunicator.shared(2), comm -> {
+            final MeasureStep step = new MeasureStep(comm, b, new BufferData());
+            final int[] calls = {0};
+            final Collective coll = new Stalling(Collectives.of(CollectiveType.ALL_REDUCE), () -> {
+                if (++calls[0] <= 2 && comm.rank() == 1) {
+                    sleep(60);
+                }
+            });
+            final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
+            final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()),
+                comm.allocate(l.recvBytes()), l, false);
+            final MeasureStep.Result r = step.run(coll, new Case(DType.FLOAT32, ReduceOp.SUM, 2, comm.rank(), 0, 0,
+                l), bufs, false);
+            assertThat((String) step.jitDuringSweep().get("summary")).contains("1 loop(s) timed again with more calls");
+            return r;
+        });
+        assertThat(all).allSatisfy(r -> {
+            assertThat(r.shortRetimes()).isEqualTo(1);
+            assertThat(r.timesUs()).hasSize(b.maxLoopIters());
+            assertThat(r.attempts()).isGreaterThanOrEqualTo(2);
+        });
+    }
+
+    private static void sleep(final long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A collective that runs {@code before} ahead of every call of {@code real}. */
+    private record Stalling(Collective real, Runnable before) implements Collective {
+        @Override
+        public CollectiveType type() {
+            return real.type();
+        }
+
+        @Override
+        public Layout layout(final long totalBytes, final DType type, final Group group) {
+            return real.layout(totalBytes, type, group);
+        }
+
+        @Override
+        public double busBwFactor(final int world) {
+            return real.busBwFactor(world);
+        }
+
+        @Override
+        public cctk.coll.Blocks sendBlocks(final Case c) {
+            return real.sendBlocks(c);
+        }
+
+        @Override
+        public cctk.coll.Blocks recvBlocks(final Case c) {
+            return real.recvBlocks(c);
+        }
+
+        @Override
+        public long origins(final int world) {
+            return real.origins(world);
+        }
+
+        @Override
+        public void run(final cctk.comm.Communicator comm, final CommBuffer send, final CommBuffer recv, final Case c) {
+            before.run();
+            real.run(comm, send, recv, c);
+        }
     }
 }

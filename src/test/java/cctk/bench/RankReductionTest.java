@@ -47,7 +47,7 @@ class RankReductionTest {
                 final double[][] times = {{1, 5, 0}, {4, 2, 3}, {3, 3, 3}};
                 final long[] wrong = {0, 2, 5};
                 final double[] v = new double[PointStats.SLOTS + 3];
-                final int n = PointStats.encode(new MeasureStep.Result(times[comm.rank()], 1, 1, 0, 0, false, 0,
+                final int n = PointStats.encode(new MeasureStep.Result(times[comm.rank()], 1, 1, 0, 0, 0, false, 0,
                     wrong[comm.rank()], 100, 10, 30), comm.rank(), v);
                 red.allReduce(v, n, PointStats.RULE);
                 return v;
@@ -77,7 +77,7 @@ class RankReductionTest {
             try (RankReduction red = new RankReduction(comm, PointStats.SLOTS + 3)) {
                 final double[][] times = {{1, 5, 0}, {4, 2, 3}, {3, 3, 3}};
                 final double[] v = new double[PointStats.SLOTS + 3];
-                final int n = PointStats.encode(new MeasureStep.Result(times[comm.rank()], comm.rank() + 1, 1, 0, 0,
+                final int n = PointStats.encode(new MeasureStep.Result(times[comm.rank()], comm.rank() + 1, 1, 0, 0, 0,
                     false, 0, 0, 100, 10, 30), comm.rank(), v);
                 red.allReduce(v, n, PointStats.rule(cctk.spec.Benchmark.TimeAcrossRanks.MEAN));
                 PointStats.finish(v, n, cctk.spec.Benchmark.TimeAcrossRanks.MEAN);

@@ -17,7 +17,7 @@ class RowRepeatsTest {
     }
 
     private static MeasureStep.Result loops(final int attempts, final int jit, final int gc, final boolean kept) {
-        return new MeasureStep.Result(new double[] {1, 1}, 1, attempts, jit, gc, kept, 0, 0, 0, 0, 0);
+        return new MeasureStep.Result(new double[] {1, 1}, 1, attempts, jit, gc, 0, kept, 0, 0, 0, 0, 0);
     }
 
     @Test
@@ -51,6 +51,11 @@ class RowRepeatsTest {
         assertThat(one.obtained().spreadPct()).isNaN();
         assertThat(one.obtained().retimed()).isNull();
         assertThat(one.obtained().attempts()).isEqualTo(1);
+        final RowRepeats lengthened = new RowRepeats(1, "max");
+        lengthened.add(repeat(10, 30), PointStats.SLOTS + 2,
+            new MeasureStep.Result(new double[] {1, 1}, 30, 3, 1, 0, 1, false, 0, 0, 0, 0, 0), true);
+        assertThat(lengthened.obtained().retimed()).isEqualTo("jit 1, short 1");
+        assertThat(lengthened.obtained().attempts()).isEqualTo(3);
     }
 
     @Test
@@ -80,5 +85,18 @@ class RowRepeatsTest {
         assertThat(MeasureStep.loopIters(w, 50_000)).isEqualTo(2);
         assertThat(MeasureStep.loopIters(w, -1)).isEqualTo(2);    // no warm-up call timed: exactly iters
         assertThat(w.maxLoopIters()).isEqualTo(40);
+    }
+
+    @Test
+    void aLoopThatEndedWithinHalfTheWindowIsTimedAgainWithAsManyCallsAsFillIt() {
+        final cctk.spec.Benchmark w = HarnessTest.bench(java.util.List.of(cctk.comm.CollectiveType.ALL_REDUCE),
+            java.util.List.of(cctk.comm.DType.FLOAT32), java.util.List.of(cctk.comm.ReduceOp.SUM),
+            java.util.List.of(new cctk.spec.MessageSize(4, false)), 0, cctk.spec.Benchmark.InPlace.BOTH).withWindow(10);
+        // 2 calls (iters), at most 40: 0.5 ms of a 10 ms window asks for 40; 4.9 ms for 5 (2 x 10 / 4.9, rounded up)
+        assertThat(MeasureStep.longerLoop(w, 2, 500)).isEqualTo(40);
+        assertThat(MeasureStep.longerLoop(w, 2, 4_900)).isEqualTo(5);
+        assertThat(MeasureStep.longerLoop(w, 2, 5_000)).isEqualTo(2);    // half the window: kept
+        assertThat(MeasureStep.longerLoop(w, 40, 10)).isEqualTo(40);    // at the most already
+        assertThat(MeasureStep.longerLoop(w.withWindow(0), 2, 10)).isEqualTo(2);    // no window: exactly iters
     }
 }
