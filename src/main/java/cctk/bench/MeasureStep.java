@@ -24,8 +24,8 @@ final class MeasureStep {
     /**
      * One rank's part of one repeat of a point: its per-iteration times (µs) of the kept attempt, the mean of its
      * first attempt's, the timed loops it ran (the same on every rank: re-timing is voted), how many of them were
-     * timed again for a compile or for a collection, or with more calls as the loop ended well before the window
-     * ({@link #longerLoop}), whether the kept one was still disturbed, the wall time of all
+     * timed again for a compile or for a collection, or with more calls as the loop at its median call filled less
+     * than half the window ({@link #longerLoop}), whether the kept one was still disturbed, the wall time of all
      * its timed loops (ns), its wrong elements (-1: not checked), the time it spent filling, poisoning and checking
      * buffers (ns, System.nanoTime), the bytes it checked, and the bytes it filled, poisoned and checked in that time.
      */
@@ -112,7 +112,8 @@ final class MeasureStep {
                 + " %d point(s) timed again after a compile or a collection during timing%s%s", compilerWaits,
                 compilerWaitNanos / 1e6, retimed, stillDisturbed == 0 ? "" : ", " + stillDisturbed
                 + " still disturbed after " + MAX_RETIMES + " more tries", lengthened == 0 ? ""
-                : "; " + lengthened + " loop(s) timed again with more calls, as they ended within half the window"));
+                : "; " + lengthened + " loop(s) timed again with more calls, as at their median call they filled"
+                + " less than half the window"));
         return m;
     }
 
@@ -202,8 +203,7 @@ final class MeasureStep {
             comm.barrier();
             final long t0 = System.nanoTime();
             times = timer.time(loop, () -> coll.run(comm, send, recv, c));
-            final long elapsed = System.nanoTime() - t0;
-            loopNanos += elapsed;
+            loopNanos += System.nanoTime() - t0;
             attempts++;
             if (attempts == 1) {
                 firstMean = mean(times);
@@ -211,9 +211,9 @@ final class MeasureStep {
             final boolean jit = compilers.cpuNanos() - compiling > COMPILER_NOISE_NANOS || compileCount() != compiled;
             final boolean gc = collectionCount() != collected;
             // one vote: what disturbed the loop on any rank, in the high bits (JIT, with or without GC, wins the
-            // maximum over GC alone), else, every rank undisturbed, the loop's longest wall time on any rank
+            // maximum over GC alone), else, every rank undisturbed, the loop's longest time at its typical call
             final int vote = retime ? maxOverRanks((jit ? JIT : gc ? GC : 0) << ELAPSED_BITS
-                | (int) Math.min(ELAPSED_MAX, elapsed / 1_000)) : 0;
+                | (int) Math.min(ELAPSED_MAX, Math.ceil(median(times) * loop))) : 0;
             final int why = vote >>> ELAPSED_BITS;
             if (why == 0) {
                 final int longer = retime ? longerLoop(bench, loop, vote & ELAPSED_MAX) : loop;
@@ -291,6 +291,16 @@ final class MeasureStep {
         return bench.windowMillis() <= 0 ? -1 : maxOverRanks(micros(fastest));
     }
 
+    /** The median of {@code values} (of an even number, the larger middle one); NaN when empty. */
+    static double median(final double[] values) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        final double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
     private static int micros(final long nanos) {
         return (int) Math.min(Integer.MAX_VALUE, nanos / 1_000);
     }
@@ -311,11 +321,13 @@ final class MeasureStep {
     }
 
     /**
-     * The calls to time again after an undisturbed loop of {@code loop} calls whose slowest rank took
-     * {@code elapsedMicros}: more, as many as fill the window (at most {@link Benchmark#maxLoopIters()}), when it
-     * lasted less than half of {@code window_ms}; else {@code loop}, and the loop is kept. The loop's length came from
-     * the warm-up calls, and where every one of those lost its core (1 MiB on shared memory: 0.5-1 ms a call against
-     * 25 us in the loop) a loop of 20 calls lasts 0.5 ms, and one lost core in it moves its mean several-fold.
+     * The calls to time again after an undisturbed loop of {@code loop} calls that would have lasted
+     * {@code elapsedMicros} at its median call (on its slowest rank): more, as many as fill the window (at most
+     * {@link Benchmark#maxLoopIters()}), when that is less than half of {@code window_ms}; else {@code loop}, and the
+     * loop is kept. The loop's length came from the warm-up calls, and where every one of those lost its core (1 MiB
+     * on shared memory: 0.5-1 ms a call against 25 us in the loop) a loop of 20 calls lasts 0.5 ms, and one lost core
+     * in it moves its mean several-fold; judged by its median call, a loop that one stall of 10 ms stretched to the
+     * window is lengthened too (a 1 MiB all_gather's row read 500 us a call against a p50 of 28 us).
      */
     static int longerLoop(final Benchmark b, final int loop, final int elapsedMicros) {
         final long window = b.windowMillis() * 1_000L;

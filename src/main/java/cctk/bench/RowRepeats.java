@@ -90,7 +90,7 @@ final class RowRepeats {
 
     /**
      * Why loops were timed again, or null: {@code "jit 2, gc 1, short 1; 1 kept disturbed"} ("short": with more
-     * calls, as the loop ended within half the window).
+     * calls, as the loop at its median call filled less than half the window).
      */
     private String retimed() {
         if (jit == 0 && gc == 0 && lengthened == 0 && keptDisturbed == 0) {

@@ -48,7 +48,7 @@ public record Result(Run run, String collective, String dtype, String op, int ro
      * @param repeatMaxUs the slowest repeat's time, NaN when unknown
      * @param firstTimeUs the median over repeats of each repeat's first attempt: the time with no re-timing
      * @param retimed     why loops were timed again ({@code "jit 2, gc 1, short 1"}: a compile, a collection, a loop
-     *                    that ended within half its window; {@code "; 1 kept disturbed"} when a
+     *                    whose median call filled less than half its window; {@code "; 1 kept disturbed"} when a
      *                    repeat was still disturbed on its last attempt), or null when none was
      * @param timeAcrossRanks how a repeat's time was made of the ranks' means per call: {@code max} (the slowest
      *                    rank's) or {@code mean} (their mean, nccl-tests' default); null when the file does not say

@@ -138,8 +138,9 @@ class MeasureStepTest {
     @Test
     void aLoopSizedBySlowWarmUpCallsIsTimedAgainWithAsManyCallsAsFillTheWindow() {
         // rank 1's two warm-up calls stall 60 ms each, as calls whose ranks lost their cores: the loop gets 5 calls
-        // (iters; 200 ms / 60 ms is fewer), which then take microseconds and end long before the 200 ms window, so
-        // the loop is timed again with as many calls as fill it (at most 20 x 5), and the row says so
+        // (iters; 200 ms / 60 ms is fewer); its first call stalls 150 ms too, which stretches the loop past half the
+        // 200 ms window, but its median call takes microseconds, so the loop is timed again with as many calls as fill
+        // the window (at most 20 x 5), and the row says so
         final Benchmark b = new Benchmark(List.of("threads"), List.of(1), List.of(CollectiveType.ALL_REDUCE),
             List.of(new MessageSize(4096, false)), List.of(DType.FLOAT32), List.of(ReduceOp.SUM), 2, 5, 0,
             Benchmark.InPlace.OUT_OF_PLACE, 0, new Benchmark.Imbalance(2.0, null), 30, 0).withWindow(200);
@@ -147,8 +148,8 @@ class MeasureStepTest {
             final MeasureStep step = new MeasureStep(comm, b, new BufferData());
             final int[] calls = {0};
             final Collective coll = new Stalling(Collectives.of(CollectiveType.ALL_REDUCE), () -> {
-                if (++calls[0] <= 2 && comm.rank() == 1) {
-                    sleep(60);
+                if (++calls[0] <= 3 && comm.rank() == 1) {
+                    sleep(calls[0] == 3 ? 150 : 60);
                 }
             });
             final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
