@@ -59,7 +59,10 @@ final class MeasureStep {
     /** How often a point is timed again when a compile or a collection ran on some rank while it was timed. */
     static final int MAX_RETIMES = 3;
 
-    /** The low bits of the vote after a timed loop: its wall time in us (up to 536 s); the disturbance above them. */
+    /**
+     * The low bits of the vote after a timed loop: its length at its median call in us (up to 536 s); the disturbance
+     * above them.
+     */
     private static final int ELAPSED_BITS = 29;
     private static final int ELAPSED_MAX = (1 << ELAPSED_BITS) - 1;
 
