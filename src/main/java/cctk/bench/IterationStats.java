@@ -64,6 +64,17 @@ record IterationStats(double timeUs, double minUs, double p50Us, double p99Us, d
         return new IterationStats(worstMean, sorted[0], percentile(sorted, 0.50), percentile(sorted, 0.99), cv);
     }
 
+    /** The median of {@code values} (of an even number, the lower middle one); NaN when empty. */
+    static double median(final double[] values) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        final double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return percentile(sorted, 0.50);
+    }
+
+    /** The {@code p}-th quantile of {@code sorted} (nearest rank). */
     static double percentile(final double[] sorted, final double p) {
         final int idx = (int) Math.ceil(p * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];

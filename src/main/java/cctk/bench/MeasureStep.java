@@ -15,7 +15,8 @@ import java.util.function.LongSupplier;
  * One rank's part of one measurement on buffers the sweep holds ({@link SweepBuffers}): fill, warm-up, a sleep
  * while this JVM's JIT compilers are busy (at most {@link #MAX_COMPILER_WAIT_NANOS}; {@link CompilerThreads}), barrier,
  * timed iterations (by the communicator's {@link IterationTimer}, else each timed alone: call plus synchronize), timed
- * again (up to {@link #MAX_RETIMES} times) when any rank's JIT compiled or its collector ran meanwhile, then
+ * again (up to {@link #MAX_RETIMES} times) when any rank's JIT compiled or its collector ran meanwhile, and once with
+ * more calls when it was too short for its window ({@link #longerLoop}), then
  * check iterations with fresh inputs and poisoned outputs. Also the small votes every rank takes part in.
  * <b>Note:</b> not threadsafe.
  */
@@ -29,7 +30,7 @@ final class MeasureStep {
      * its timed loops (ns), its wrong elements (-1: not checked), the time it spent filling, poisoning and checking
      * buffers (ns, System.nanoTime), the bytes it checked, and the bytes it filled, poisoned and checked in that time.
      */
-    record Result(double[] timesUs, double firstMeanUs, int attempts, int jitRetimes, int gcRetimes, int shortRetimes,
+    record Result(double[] timesUs, double firstMeanUs, int attempts, int jitRetimes, int gcRetimes, int lengthened,
                   boolean keptDisturbed, long loopNanos, long wrong, long fillCheckNanos, long checkedBytes,
                   long dataBytes) {
 
@@ -86,7 +87,7 @@ final class MeasureStep {
     private long waitBudgetNanos = Long.MAX_VALUE;
     private int retimed;
     private int stillDisturbed;
-    private int lengthened;
+    private int loopsLengthened;
     /** Every vote of this rank's sweep: a point takes up to three a repeat. */
     private final RankVote votes;
 
@@ -110,12 +111,12 @@ final class MeasureStep {
         m.put("wait_ms", Math.round(compilerWaitNanos / 1e5) / 10.0);
         m.put("points_retimed", retimed);
         m.put("points_still_disturbed", stillDisturbed);
-        m.put("loops_lengthened", lengthened);
+        m.put("loops_lengthened", loopsLengthened);
         m.put("summary", String.format(Locale.ROOT, "rank 0 waited for its JIT compiler before %d point(s) (%.1f ms);"
                 + " %d point(s) timed again after a compile or a collection during timing%s%s", compilerWaits,
                 compilerWaitNanos / 1e6, retimed, stillDisturbed == 0 ? "" : ", " + stillDisturbed
-                + " still disturbed after " + MAX_RETIMES + " more tries", lengthened == 0 ? ""
-                : "; " + lengthened + " loop(s) timed again with more calls, as at their median call they filled"
+                + " still disturbed after " + MAX_RETIMES + " more tries", loopsLengthened == 0 ? ""
+                : "; " + loopsLengthened + " loop(s) timed again with more calls, as at their median call they filled"
                 + " less than half the window"));
         return m;
     }
@@ -190,7 +191,7 @@ final class MeasureStep {
         int attempts = 0;
         int jitRetimes = 0;
         int gcRetimes = 0;
-        int shortRetimes = 0;
+        int lengthened = 0;
         boolean keptDisturbed = false;
         long loopNanos = 0;
         while (true) {
@@ -213,22 +214,26 @@ final class MeasureStep {
             }
             final boolean jit = compilers.cpuNanos() - compiling > COMPILER_NOISE_NANOS || compileCount() != compiled;
             final boolean gc = collectionCount() != collected;
-            // one vote: what disturbed the loop on any rank, in the high bits (JIT, with or without GC, wins the
-            // maximum over GC alone), else, every rank undisturbed, the loop's longest time at its typical call
+            // one vote: what disturbed the loop on any rank in the high bits (JIT, with or without GC, wins the
+            // maximum over GC alone), and the loop's length at its median call in the low bits (the longest among the
+            // ranks the worst disturbance hit: the median call is the typical one however the loop was disturbed)
             final int vote = retime ? maxOverRanks((jit ? JIT : gc ? GC : 0) << ELAPSED_BITS
-                | (int) Math.min(ELAPSED_MAX, Math.ceil(median(times) * loop))) : 0;
+                | (int) Math.min(ELAPSED_MAX, Math.ceil(IterationStats.median(times) * loop))) : 0;
             final int why = vote >>> ELAPSED_BITS;
-            if (why == 0) {
-                final int longer = retime ? longerLoop(bench, loop, vote & ELAPSED_MAX) : loop;
-                if (longer == loop || attempts > MAX_RETIMES) {
-                    break;
-                }
+            // a loop too short for its window is timed again with more calls, once, whether or not it was disturbed
+            // too (its disturbance goes with it): on a busy machine a compile lands in most short loops, and a loop
+            // that waited for a quiet one would never be lengthened
+            final int longer = retime && lengthened == 0 ? longerLoop(bench, loop, vote & ELAPSED_MAX) : loop;
+            if (longer != loop) {
                 loop = longer;
-                shortRetimes++;
                 lengthened++;
+                loopsLengthened++;
                 continue;
             }
-            if (attempts > MAX_RETIMES) {
+            if (why == 0) {
+                break;
+            }
+            if (attempts - lengthened > MAX_RETIMES) {
                 stillDisturbed++;
                 keptDisturbed = true;
                 break;
@@ -241,7 +246,7 @@ final class MeasureStep {
             }
         }
         if (send == null || !check || bench.checkIters() <= 0) {
-            return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, shortRetimes, keptDisturbed,
+            return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, lengthened, keptDisturbed,
                 loopNanos, -1, dataNanos, 0, dataBytes);
         }
         long wrong = 0;
@@ -261,7 +266,7 @@ final class MeasureStep {
             checked += k1;
             dataBytes += recv.bytes() + send.bytes() + k1;
         }
-        return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, shortRetimes, keptDisturbed,
+        return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, lengthened, keptDisturbed,
             loopNanos, wrong, dataNanos, checked, dataBytes);
     }
 
@@ -294,16 +299,6 @@ final class MeasureStep {
         return bench.windowMillis() <= 0 ? -1 : maxOverRanks(micros(fastest));
     }
 
-    /** The median of {@code values} (of an even number, the larger middle one); NaN when empty. */
-    static double median(final double[] values) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        final double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
-    }
-
     private static int micros(final long nanos) {
         return (int) Math.min(Integer.MAX_VALUE, nanos / 1_000);
     }
@@ -324,13 +319,13 @@ final class MeasureStep {
     }
 
     /**
-     * The calls to time again after an undisturbed loop of {@code loop} calls that would have lasted
-     * {@code elapsedMicros} at its median call (on its slowest rank): more, as many as fill the window (at most
-     * {@link Benchmark#maxLoopIters()}), when that is less than half of {@code window_ms}; else {@code loop}, and the
-     * loop is kept. The loop's length came from the warm-up calls, and where every one of those lost its core (1 MiB
-     * on shared memory: 0.5-1 ms a call against 25 us in the loop) a loop of 20 calls lasts 0.5 ms, and one lost core
-     * in it moves its mean several-fold; judged by its median call, a loop that one stall of 10 ms stretched to the
-     * window is lengthened too (a 1 MiB all_gather's row read 500 us a call against a p50 of 28 us).
+     * The calls to time again after a loop of {@code loop} calls that would have lasted {@code elapsedMicros} at its
+     * median call (on its slowest rank among those the worst disturbance hit): more, as many as fill the window (at
+     * most {@link Benchmark#maxLoopIters()}), when that is less than half of {@code window_ms}; else {@code loop},
+     * and the loop is kept. The loop's length came from the warm-up calls, and where every one of those lost its core
+     * (1 MiB on shared memory: 0.5-1 ms a call against 25 us in the loop) a loop of 20 calls lasts 0.5 ms, and one
+     * lost core in it moves its mean several-fold; judged by its median call, a loop that one stall of 10 ms stretched
+     * to the window is lengthened too (a 1 MiB all_gather's row read 500 us a call against a p50 of 28 us).
      */
     static int longerLoop(final Benchmark b, final int loop, final int elapsedMicros) {
         final long window = b.windowMillis() * 1_000L;

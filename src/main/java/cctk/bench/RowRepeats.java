@@ -50,7 +50,7 @@ final class RowRepeats {
         attempts += mine.attempts();
         jit += mine.jitRetimes();
         gc += mine.gcRetimes();
-        lengthened += mine.shortRetimes();
+        lengthened += mine.lengthened();
         keptDisturbed += mine.keptDisturbed() ? 1 : 0;
         if (checked) {
             wrong = PointStats.wrong(combined);
