@@ -60,6 +60,7 @@ public final class Harness {
     private double dataBytes;
     private long loopNanos;
     private long loops;
+    private long myDataNanos;
     private ResultFiles files;
     private Run run;
     private volatile SweepPlan.Point current;
@@ -132,7 +133,8 @@ public final class Harness {
             final long sweeping = System.nanoTime();
             measureAll(plan.points(), group);
             if (files != null) {
-                files.costs(SweepCosts.of(began, sweeping, System.nanoTime(), jit.seconds(), loopNanos, loops,
+                files.costs(SweepCosts.of(began, sweeping, System.nanoTime(), jit.seconds(), new SweepCosts.Inside(
+                    loopNanos, loops, step.warmUpNanos(), step.compilerWaitNanos(), myDataNanos),
                     plan.points().size()));
                 final Map<String, Object> jitRun = step.jitDuringSweep();
                 files.jitDuringSweep(jitRun);
@@ -372,6 +374,7 @@ public final class Harness {
             row.inPlace()) : null, check);
         loopNanos += mine.loopNanos();
         loops += mine.attempts();
+        myDataNanos += mine.fillCheckNanos();
         final int n = PointStats.encode(mine, comm.rank(), figures);
         PointStats.overRanks(reduction, figures, n, spec.benchmark().timeAcrossRanks());
         dataNanos += figures[PointStats.DATA_NANOS];

@@ -88,6 +88,7 @@ final class MeasureStep {
     private int retimed;
     private int stillDisturbed;
     private int loopsLengthened;
+    private long warmUpNanos;
     /** Every vote of this rank's sweep: a point takes up to three a repeat. */
     private final RankVote votes;
 
@@ -159,6 +160,16 @@ final class MeasureStep {
         return votes.maxOverRanks(value);
     }
 
+    /** The time this rank spent in the points' warm-up calls so far (ns, System.nanoTime). */
+    long warmUpNanos() {
+        return warmUpNanos;
+    }
+
+    /** The time this rank slept for its compilers before points so far (ns). */
+    long compilerWaitNanos() {
+        return compilerWaitNanos;
+    }
+
     /** This JVM's compiler threads, watched. */
     CompilerThreads compilers() {
         return compilers;
@@ -185,7 +196,9 @@ final class MeasureStep {
             dataNanos += System.nanoTime() - t0;
             dataBytes += send.bytes();
         }
+        final long warming = System.nanoTime();
         int loop = loopIters(bench, warmUp(coll, send, recv, c));
+        warmUpNanos += System.nanoTime() - warming;
         double[] times;
         double firstMean = Double.NaN;
         int attempts = 0;
