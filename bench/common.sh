@@ -1,5 +1,5 @@
 # Sourced by bench/repro.sh, compare-reruns.sh, overhead.sh and gloo-module.sh: the MPI peer (bench/mpi_peer.c, this
-# repository's own), the jars under test (copied, so rebuilding during a run changes nothing measured), the launcher
+# repository's own), the cross-core probe (bench/crosscore.c), the jars under test (copied, so rebuilding during a run changes nothing measured), the launcher
 # as ./cctk starts it, and the header.
 # shellcheck shell=bash
 MPI_SRC=$ROOT/bench/mpi_peer.c
@@ -30,6 +30,18 @@ bench_mpi() {  # OUT -> OUT/mpi_peer (built from bench/mpi_peer.c), or a note wh
   else
     mpicc -O2 -o "$1/mpi_peer" "$MPI_SRC"
   fi
+}
+
+bench_crosscore() {  # OUT -> OUT/crosscore (built from bench/crosscore.c), or a note why not
+  if command -v cc >/dev/null && cc -O3 -o "$1/crosscore" "$ROOT/bench/crosscore.c" -lpthread; then
+    :
+  else
+    echo "not measured: the cross-core probe: no C compiler (apt-get install -y gcc)" | tee -a "$1/not-measured.txt" >&2
+  fi
+}
+
+xcore() {  # OUT -> the machine's cross-core round trip of 1 MiB now, in us (bench/crosscore.c), or "-"
+  if [ -x "$1/crosscore" ]; then "$1/crosscore" 0.5 2>/dev/null || echo -; else echo -; fi
 }
 
 cctk_launch() {  # JAR ARGS... : the launcher as ./cctk starts it (class-data archive, C1 only, serial collector)

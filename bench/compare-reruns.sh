@@ -4,7 +4,8 @@
 #     must call no cell changed and exit 0;
 #  2. a real slowdown: REPS runs as BASE, then REPS runs with every rank on one core (`taskset -c 0`) as NEW, each
 #     side a directory of repeated runs; `cctk compare BASE NEW` must exit 1 and name the regression.
-# The sweep: W = 2 and 4, all_reduce and all_gather, 1 and 4 MiB, out of place and in place (16 cells).
+# The sweep: W = 2 and 4, all_reduce and all_gather, 1 and 4 MiB, out of place and in place (16 cells). Before and
+# after every run the machine's cross-core round trip of 1 MiB is probed (bench/crosscore.c) and logged with the load.
 #
 # usage: bench/compare-reruns.sh   env: JAR=target/cctk.jar OUT=dir PAIRS=4 REPS=3 CCTK_ARGS= (extra run flags)
 # On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/compare-reruns.sh
@@ -16,17 +17,20 @@ REPS=${REPS:-3}
 OUT=$(bench_out compare)
 bench_jars "$OUT"
 OLD=""
+bench_crosscore "$OUT"
 bench_header "$OUT" "pairs $PAIRS, slowdown repeats $REPS; W 2,4; all_reduce, all_gather; 1 and 4 MiB; both layouts"
 
 sweep() {  # DIR [taskset prefix...]
-  local dir=$1
+  local dir=$1 x0
   shift
   mkdir -p "$dir"
+  x0=$(xcore "$OUT")
   # shellcheck disable=SC2086
   "$@" java -XX:SharedArchiveFile="${JAR%.jar}.jsa" -Xshare:auto -Xlog:cds=off -Xlog:cds+dynamic=off \
     -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$JAR" run --nproc 2,4 --collectives all_reduce,all_gather \
     --sizes 1MiB,4MiB -o "$dir" --quiet ${CCTK_ARGS:-} > "$dir/run.log" 2>&1
-  echo "  ran $(basename "$dir") $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/load.txt"
+  echo "  ran $(basename "$dir") $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg)" \
+    "cross-core 1 MiB round trip $x0 us before, $(xcore "$OUT") after" | tee -a "$OUT/load.txt"
 }
 
 compare() {  # NAME BASE NEW -> prints the verdict line, records exit code and changed cells

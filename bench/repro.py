@@ -6,7 +6,8 @@ cell, and the goal for cctk (median <= 1.10, worst <= 1.5) beside Open MPI's fig
 usage: bench/repro.py DIR
 
 cctk's figure of a cell is the CSV's busbw (the median of its repeats, as the product reports it); mpi's is one run's
-busbw; mpi3's is the median of three runs' busbw in the round.
+busbw; mpi3's is the median of three runs' busbw in the round. Where repro.sh measured it, the machine's cross-core
+round trip before and after every run follows (it changes with no cctk code running: see bench/crosscore.c).
 """
 import csv
 import glob
@@ -86,6 +87,23 @@ def main(out):
     print("| system | W | collective | size | busbw by round | max/min |")
     print("|---|---|---|---|---|---|")
     print("\n".join(detail))
+    probes(out)
+
+
+def probes(out):
+    """The machine's cross-core round trip of 1 MiB (bench/crosscore.c) before and after every run, when measured."""
+    path = os.path.join(out, "xcore.tsv")
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        rows = [line.rstrip("\n").split("\t") for line in f if line.count("\t") == 4]
+    if not rows:
+        return
+    print("\n## The machine: cross-core round trip of 1 MiB (us, bench/crosscore.c) before and after each run\n")
+    print("| round | W | system | before | after |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} |")
 
 
 if __name__ == "__main__":

@@ -29,11 +29,13 @@ bench_jars "$OUT"
 PEER_SIZES=${SIZES//iB/}
 PEER_COLLS=$(echo "$COLLS" | sed 's/\balltoall\b/all_to_all/')
 bench_mpi "$OUT"
+bench_crosscore "$OUT"
 bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS, systems $SYSTEMS"
 
 run_one() {  # system W round
-  local sys=$1 w=$2 r=$3 dir="$OUT/runs/$1-w$2-r$3" rc=0 t0 t1 k
+  local sys=$1 w=$2 r=$3 dir="$OUT/runs/$1-w$2-r$3" rc=0 t0 t1 k x0 x1
   rm -rf "$dir" && mkdir -p "$dir"
+  x0=$(xcore "$OUT")
   t0=$(date +%s.%N)
   case $sys in
     cctk|cctk-old)
@@ -52,9 +54,12 @@ run_one() {  # system W round
       done ;;
   esac
   t1=$(date +%s.%N)
+  x1=$(xcore "$OUT")
+  printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$w" "$sys" "$x0" "$x1" >> "$OUT/xcore.tsv"
   [ "$rc" -eq 0 ] || echo "  $sys W=$w round $r failed (exit $rc), see $dir/run.log" >&2
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$w" "$sys" "$t0" "$t1" "$rc" "$dir" >> "$OUT/runs.tsv"
-  printf '  %-9s %6.1f s  load %s\n' "$sys" "$(awk "BEGIN { print $t1 - $t0 }")" "$(cut -d' ' -f1-3 /proc/loadavg)" \
+  printf '  %-9s %6.1f s  load %s  cross-core 1 MiB round trip %s us before, %s after\n' "$sys" \
+    "$(awk "BEGIN { print $t1 - $t0 }")" "$(cut -d' ' -f1-3 /proc/loadavg)" "$x0" "$x1" \
     | tee -a "$OUT/load.txt"
 }
 
@@ -67,6 +72,7 @@ for s in $SYSTEMS; do
   esac
 done
 : > "$OUT/runs.tsv"
+: > "$OUT/xcore.tsv"
 for r in $(seq 1 "$ROUNDS"); do
   for w in $WORLDS; do
     seq_=("${order[@]}")
