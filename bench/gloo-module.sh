@@ -28,6 +28,7 @@ bench_jars "$OUT"
 [ -f "$CCTK_GLOO_DIR/cctk-gloo.jar" ] || { echo "no gloo module in $CCTK_GLOO_DIR (mvn package)" >&2; exit 2; }
 torch=$(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null) || {
   echo "no python3-torch (apt-get install python3-torch)" >&2; exit 2; }
+bench_crosscore "$OUT"
 # GLIBC_TUNABLES, when set, reaches every system alike (e.g. glibc.malloc.hugetlb=1: see bench/README.md)
 bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS; torch $torch; module $CCTK_GLOO_DIR;\
  warm-up $WARMUP, iterations $ITERS; GLIBC_TUNABLES=${GLIBC_TUNABLES:-(unset)} for every system"
@@ -40,6 +41,7 @@ for r in $(seq 1 "$ROUNDS"); do
     for s in "${order[@]}"; do
       dir="$OUT/runs/$s-w$w-r$r" rc=0
       mkdir -p "$dir"
+      x0=$(xcore "$OUT")
       t0=$(date +%s.%N)
       case $s in
         gloo|tcp)
@@ -51,8 +53,10 @@ for r in $(seq 1 "$ROUNDS"); do
       esac
       [ "$rc" -eq 0 ] || echo "  $s W=$w round $r failed (exit $rc), see $dir/run.log" >&2
       printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$w" "$s" "$rc" "$dir" >> "$OUT/runs.tsv"
-      printf '  %-6s %6.1f s  load %s\n' "$s" "$(awk "BEGIN { print $(date +%s.%N) - $t0 }")" \
-        "$(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/load.txt"
+      t1=$(date +%s.%N)
+      printf '  %-6s %6.1f s  load %s  cross-core 1 MiB round trip %s us before, %s after\n' "$s" \
+        "$(awk "BEGIN { print $t1 - $t0 }")" "$(cut -d' ' -f1-3 /proc/loadavg)" "$x0" "$(xcore "$OUT")" \
+        | tee -a "$OUT/load.txt"
     done
   done
 done
