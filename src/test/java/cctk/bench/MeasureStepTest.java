@@ -87,11 +87,7 @@ class MeasureStepTest {
                         System.gc();
                     }
                 });
-                final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
-                final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()),
-                    comm.allocate(l.recvBytes()), l, false);
-                final MeasureStep.Result r = step.run(coll, new Case(DType.FLOAT32, ReduceOp.SUM, 2, comm.rank(), 0, 0,
-                    l), bufs, true);
+                final MeasureStep.Result r = runOnce(step, coll, comm, true);
                 assertThat(r.wrong()).isZero();
                 assertThat(r.timesUs()).hasSize(b.iters());
                 final java.util.Map<String, Object> m = step.jitDuringSweep();
@@ -126,11 +122,7 @@ class MeasureStepTest {
                     sleep(400);
                 }
             });
-            final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
-            final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()),
-                comm.allocate(l.recvBytes()), l, false);
-            return step.run(coll, new Case(DType.FLOAT32, ReduceOp.SUM, 2, comm.rank(), 0, 0, l), bufs, false)
-                .timesUs().length;
+            return runOnce(step, coll, comm, false).timesUs().length;
         });
         assertThat(loops).containsExactly(b.maxLoopIters(), b.maxLoopIters());
     }
@@ -152,11 +144,7 @@ class MeasureStepTest {
                     sleep(calls[0] == 3 ? 150 : 60);
                 }
             });
-            final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
-            final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()),
-                comm.allocate(l.recvBytes()), l, false);
-            final MeasureStep.Result r = step.run(coll, new Case(DType.FLOAT32, ReduceOp.SUM, 2, comm.rank(), 0, 0,
-                l), bufs, false);
+            final MeasureStep.Result r = runOnce(step, coll, comm, false);
             assertThat((String) step.jitDuringSweep().get("summary")).contains("1 loop(s) timed again with more calls");
             return r;
         });
@@ -186,11 +174,7 @@ class MeasureStepTest {
                     System.gc();
                 }
             });
-            final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
-            final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()),
-                comm.allocate(l.recvBytes()), l, false);
-            final MeasureStep.Result r = step.run(coll, new Case(DType.FLOAT32, ReduceOp.SUM, 2, comm.rank(), 0, 0,
-                l), bufs, false);
+            final MeasureStep.Result r = runOnce(step, coll, comm, false);
             assertThat(r.lengthened()).isEqualTo(1);
             assertThat(r.gcRetimes()).isZero();
             assertThat(r.timesUs()).hasSize(b.maxLoopIters());
@@ -198,6 +182,15 @@ class MeasureStepTest {
             return new int[] {calls[0], r.attempts()};
         });
         assertThat(all).allSatisfy(c -> assertThat(c[0]).isEqualTo(2 + 5 + (c[1] - 1) * b.maxLoopIters()));
+    }
+
+    /** One repeat of a 4 KiB float32 sum of {@code coll} at W=2, on fresh buffers of {@code comm}. */
+    private static MeasureStep.Result runOnce(final MeasureStep step, final Collective coll,
+                                              final ThreadCommunicator comm, final boolean check) {
+        final Layout l = coll.layout(4096, DType.FLOAT32, new Group(2, comm.rank(), null));
+        final CommBuffer[] bufs = SweepBuffers.slices(comm.allocate(l.sendBytes()), comm.allocate(l.recvBytes()), l,
+            false);
+        return step.run(coll, new Case(DType.FLOAT32, ReduceOp.SUM, 2, comm.rank(), 0, 0, l), bufs, check);
     }
 
     private static void sleep(final long millis) {
