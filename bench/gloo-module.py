@@ -19,15 +19,15 @@ def human(n):
 def main(out):
     by = {}  # (W, coll, size) -> system -> [busbw per round]
     wrong = 0
-    torch_version = "?"
+    versions = {}  # torch, torch2 -> PyTorch version
     for line in open(os.path.join(out, "runs.tsv")):
         r, w, system, rc, d = line.rstrip("\n").split("\t")
         if rc != "0":
             continue
         for path in glob.glob(os.path.join(d, "*.csv")):
             for row in csv.DictReader(open(path, newline="")):
-                if system == "torch":
-                    torch_version = row["torch"]
+                if system.startswith("torch"):
+                    versions[system] = row["torch"]
                 elif row.get("skipped") or row["in_place"] != IN_PLACE.get(row["collective"]):
                     continue
                 if row["busbw_gbps"] == "":
@@ -35,30 +35,38 @@ def main(out):
                 wrong += int(row["wrong"] or 0)
                 key = (int(w), row["collective"], int(row["size_bytes"]))
                 by.setdefault(key, {}).setdefault(system, []).append(float(row["busbw_gbps"]))
-    print(f"torch.distributed: PyTorch {torch_version} (the system's python3-torch); cctk gloo: the module's libtorch "
-          f"(its rank header names it); wrong results in all rows: {wrong}")
+    peers = [t for t in ("torch", "torch2") if t in versions]
+    names = ", ".join(f"{t}: PyTorch {versions[t]}" for t in peers)
+    print(f"torch.distributed ({names}; torch is the system's python3-torch unless the header says otherwise); "
+          f"cctk gloo: the module's libtorch (its rank header names it); wrong results in all rows: {wrong}")
     print()
-    print("| W | collective | size | gloo busbw | torch busbw | tcp busbw | gloo/torch | tcp/gloo | rounds "
-          "| max/min gloo, torch, tcp |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    big = []
+    systems = ["gloo"] + peers + ["tcp"]
+    print("| W | collective | size | " + " | ".join(f"{x} busbw" for x in systems) + " | "
+          + " | ".join(f"gloo/{t}" for t in peers) + " | tcp/gloo | rounds | max/min " + ", ".join(systems) + " |")
+    print("|" + "---|" * (3 + len(systems) + len(peers) + 3))
+    big = {t: [] for t in peers}
+    nan = float("nan")
     for (w, c, s), v in sorted(by.items()):
-        g, t, p = v.get("gloo", []), v.get("torch", []), v.get("tcp", [])
+        g = v.get("gloo", [])
         if not g:
             continue
-        med = {k: statistics.median(x) for k, x in (("g", g), ("t", t), ("p", p)) if x}
-        gt = med["g"] / med["t"] if "t" in med else float("nan")
-        pg = med["p"] / med["g"] if "p" in med else float("nan")
-        if s >= 16 << 20 and t:
-            big.append(gt)
-        spread = ", ".join(f"{max(x) / min(x):.2f}" if x else "-" for x in (g, t, p))
-        print(f"| {w} | {c} | {human(s)} | {med['g']:.3g} | {med.get('t', float('nan')):.3g} | "
-              f"{med.get('p', float('nan')):.3g} | {gt:.2f} | {pg:.2f} | {len(g)} | {spread} |")
-    if big:
-        inside = sum(1 for x in big if 0.85 <= x <= 1.15)
-        print()
-        print(f"gloo/torch at 16 and 64 MiB: {inside} of {len(big)} cells within +-15 % "
-              f"(range {min(big):.2f}-{max(big):.2f})")
+        med = {x: statistics.median(v[x]) for x in systems if v.get(x)}
+        ratios = []
+        for t in peers:
+            r = med["gloo"] / med[t] if t in med else nan
+            ratios.append(f"{r:.2f}")
+            if s >= 16 << 20 and t in med:
+                big[t].append(r)
+        pg = med["tcp"] / med["gloo"] if "tcp" in med else nan
+        spread = ", ".join(f"{max(v[x]) / min(v[x]):.2f}" if v.get(x) else "-" for x in systems)
+        print(f"| {w} | {c} | {human(s)} | " + " | ".join(f"{med.get(x, nan):.3g}" for x in systems) + " | "
+              + " | ".join(ratios) + f" | {pg:.2f} | {len(g)} | {spread} |")
+    for t in peers:
+        if big[t]:
+            inside = sum(1 for x in big[t] if 0.85 <= x <= 1.15)
+            print()
+            print(f"gloo/{t} (PyTorch {versions[t]}) at 16 and 64 MiB: {inside} of {len(big[t])} cells within +-15 % "
+                  f"(range {min(big[t]):.2f}-{max(big[t]):.2f})")
 
 
 if __name__ == "__main__":

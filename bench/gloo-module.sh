@@ -5,6 +5,8 @@
 #   torch  bench/torch_gloo.py: Python torch.distributed on Gloo (the system's python3-torch), timed as cctk times a
 #          row (a checked call, WARMUP warm-ups, 3 loops of ITERS calls back to back after a barrier, the median loop;
 #          no re-timing: Python has no JIT compiler or collector pauses to re-time for)
+#   torch2 the same program on a second PyTorch (TORCH2_PYTHON, when set: a Python whose torch is another version,
+#          e.g. a venv with PyTorch's CPU wheel nearer the module's 2.10), so the version gap is measured, not guessed
 #   tcp    `cctk run --backend tcp` (cctk's own CPU backend: shared memory between ranks of one host)
 # gloo-module.py then prints per cell the median busbw over the rounds, gloo/torch (goal: within +-15 % at 16 and
 # 64 MiB) and tcp/gloo, and each system's max/min over the rounds. all_reduce and broadcast compare cctk's in-place
@@ -13,6 +15,7 @@
 # usage: bench/gloo-module.sh [ROUNDS]   env: JAR=target/cctk.jar GLOO_DIR=target/gloo OUT=dir WORLDS="2 4"
 #                                              SIZES=1MiB,16MiB,64MiB COLLS=all_reduce,all_gather,broadcast,alltoall
 #                                              WARMUP=5 ITERS=20 (per timed loop; 3 loops a row)
+#                                              TORCH_PYTHON=/usr/bin/python3 TORCH2_PYTHON= (unset: no torch2)
 # On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/gloo-module.sh 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,8 +29,16 @@ export CCTK_GLOO_DIR=${GLOO_DIR:-$ROOT/target/gloo}
 OUT=$(bench_out gloo-module)
 bench_jars "$OUT"
 [ -f "$CCTK_GLOO_DIR/cctk-gloo.jar" ] || { echo "no gloo module in $CCTK_GLOO_DIR (mvn package)" >&2; exit 2; }
-torch=$(/usr/bin/python3 -c 'import torch; print(torch.__version__)' 2>/dev/null) || {
-  echo "no python3-torch (apt-get install python3-torch)" >&2; exit 2; }
+TORCH_PYTHON=${TORCH_PYTHON:-/usr/bin/python3} TORCH2_PYTHON=${TORCH2_PYTHON:-}
+torch=$("$TORCH_PYTHON" -c 'import torch; print(torch.__version__)' 2>/dev/null) || {
+  echo "no torch in $TORCH_PYTHON (apt-get install python3-torch)" >&2; exit 2; }
+systems=(gloo torch tcp)
+if [ -n "$TORCH2_PYTHON" ]; then
+  torch2=$("$TORCH2_PYTHON" -c 'import torch; print(torch.__version__)' 2>/dev/null) || {
+    echo "no torch in TORCH2_PYTHON=$TORCH2_PYTHON" >&2; exit 2; }
+  torch="$torch ($TORCH_PYTHON), torch2 $torch2 ($TORCH2_PYTHON)"
+  systems=(gloo torch torch2 tcp)
+fi
 bench_crosscore "$OUT"
 # GLIBC_TUNABLES, when set, reaches every system alike (e.g. glibc.malloc.hugetlb=1: see bench/README.md)
 bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS; torch $torch; module $CCTK_GLOO_DIR;\
@@ -35,8 +46,8 @@ bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS
 : > "$OUT/runs.tsv"
 for r in $(seq 1 "$ROUNDS"); do
   for w in $WORLDS; do
-    order=(gloo torch tcp)
-    [ $((r % 2)) -eq 0 ] && order=(tcp torch gloo)
+    order=("${systems[@]}")
+    [ $((r % 2)) -eq 0 ] && for ((i = 0; i < ${#systems[@]}; i++)); do order[i]=${systems[${#systems[@]} - 1 - i]}; done
     echo "round $r W=$w $(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg): ${order[*]}" | tee -a "$OUT/load.txt"
     for s in "${order[@]}"; do
       dir="$OUT/runs/$s-w$w-r$r" rc=0
@@ -47,8 +58,10 @@ for r in $(seq 1 "$ROUNDS"); do
         gloo|tcp)
           cctk_launch "$JAR" run --backend "$s" --nproc "$w" --oversubscribe --collectives "$COLLS" --sizes "$SIZES" \
             --in-place both --warmup "$WARMUP" --iters "$ITERS" -o "$dir" --quiet > "$dir/run.log" 2>&1 || rc=$? ;;
-        torch)
-          /usr/bin/python3 "$ROOT/bench/torch_gloo.py" -w "$w" --sizes "$SIZES" --collectives "$COLLS" \
+        torch|torch2)
+          py=$TORCH_PYTHON
+          [ "$s" = torch2 ] && py=$TORCH2_PYTHON
+          "$py" "$ROOT/bench/torch_gloo.py" -w "$w" --sizes "$SIZES" --collectives "$COLLS" \
             --warmup "$WARMUP" --iters "$ITERS" --csv "$dir/torch.csv" > "$dir/run.log" 2>&1 || rc=$? ;;
       esac
       [ "$rc" -eq 0 ] || echo "  $s W=$w round $r failed (exit $rc), see $dir/run.log" >&2

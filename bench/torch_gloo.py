@@ -15,7 +15,11 @@ alltoall (W-1)/W, broadcast 1). float32, sum, out of place where the call has tw
 place where it has one (all_reduce, broadcast: torch.distributed's own form).
 
 usage: bench/torch_gloo.py -w W --sizes 1MiB,16MiB --collectives all_reduce,all_gather,broadcast,alltoall --csv F
-       [--warmup 5] [--iters 20] [--repeats 3] [--each] [--format cctk|peers]
+       [--warmup 5] [--iters 20] [--repeats 3] [--each] [--format cctk|peers] [--list-gather]
+
+all_gather runs in the tensor form (all_gather_single or all_gather_into_tensor: c10d's _allgather_base, the call cctk's gloo backend
+makes) where the PyTorch has it (2.x), and in the list form into views of one tensor where it has not (1.13), or
+with --list-gather.
 
 --each times every call alone instead (barrier; t0; call; t1; the mean of the calls), the method of cctk's inner
 TcpBench, for vs-gloo.sh and cpu-cost.sh. --format peers writes the columns of the bench scripts' peers (as
@@ -40,6 +44,11 @@ import torch.multiprocessing as mp
 FACTOR = {"all_reduce": lambda w: 2 * (w - 1) / w, "all_gather": lambda w: (w - 1) / w,
           "alltoall": lambda w: (w - 1) / w, "broadcast": lambda w: 1.0, "reduce_scatter": lambda w: (w - 1) / w}
 ALIAS = {"all_to_all": "alltoall"}
+# PyTorch 2.x's Gloo gathers into one tensor (_allgather_base: all_gather_single, before 2.13 all_gather_into_tensor);
+# 1.13's has only the list form. --list-gather forces the list form on 2.x too.
+TENSOR_GATHER = getattr(dist, "all_gather_single", getattr(dist, "all_gather_into_tensor", None))
+if "--list-gather" in sys.argv or int(torch.__version__.split(".")[0]) < 2:  # 1.13 names it, its Gloo lacks it
+    TENSOR_GATHER = None
 
 
 def parse_size(s):
@@ -63,11 +72,16 @@ def setup(coll, size, w, rank):
     if coll == "all_gather":
         part = torch.full((n // w,), float(rank + 1), dtype=torch.float32)
         out = torch.empty(n // w * w, dtype=torch.float32)
-        # the list form into views of one tensor: PyTorch 1.13's Gloo has no _allgather_base (the tensor form)
-        views = list(out.chunk(w))
+        if TENSOR_GATHER:
+            # the tensor form, c10d's _allgather_base: the call cctk's gloo backend makes
+            def call():
+                TENSOR_GATHER(out, part)
+        else:
+            # the list form into views of one tensor: PyTorch 1.13's Gloo has no _allgather_base (the tensor form)
+            views = list(out.chunk(w))
 
-        def call():
-            dist.all_gather(views, part)
+            def call():
+                dist.all_gather(views, part)
         expect = torch.arange(1, w + 1, dtype=torch.float32).repeat_interleave(n // w)
         return call, lambda: bool(torch.equal(out, expect)), out
     if coll == "alltoall":
@@ -135,6 +149,7 @@ def main():
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--each", action="store_true", help="time every call alone after a barrier")
     p.add_argument("--format", choices=("cctk", "peers"), default="cctk")
+    p.add_argument("--list-gather", action="store_true", help="all_gather in the list form on PyTorch 2.x too")
     p.add_argument("--csv", required=True)
     args = p.parse_args()
     w = args.w

@@ -108,11 +108,16 @@ public final class Harness {
             buffers = SweepBuffers.allocate(comm, plan, step, exchange);
             figures = new double[PointStats.SLOTS + b.maxLoopIters()];
             reduction = new RankReduction(comm, figures.length);
+            // the machine before anything is timed, with every rank's compilers idle and the other ranks waiting on
+            // the store (off the CPUs)
+            step.awaitIdleCompilers(CrossCore.QUIET_NANOS);
+            final CrossCore.Reading machine = comm.rank() == 0 ? CrossCore.measure() : null;
+            exchange.fromZero("machine", comm.rank() == 0 ? "" : null);
             final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, buffers, !b.inPlace().runsOutOfPlace(),
                 Math.min(b.jitWarmupSeconds(), share)).run(plan.points(), group);
             final List<String> ranks = exchange.gatherText("rank", rankInfo().encode());
             run = RunHeaders.of(spec, ctx, comm, ranks == null ? List.of() : ranks.stream().map(RankInfo::decode)
-                .toList(), jit);
+                .toList(), jit, machine);
             roomless = buffers.reason();
             if (comm.rank() == 0) {
                 progress.println("cctk: JIT warm-up: " + jit.describe());
@@ -132,8 +137,15 @@ public final class Harness {
             }
             final long sweeping = System.nanoTime();
             measureAll(plan.points(), group);
+            final long swept = System.nanoTime();
+            // the machine after the sweep, before the code of its end runs (and compiles), with every rank's compilers
+            // idle and the other ranks waiting on the store
+            step.awaitIdleCompilers(CrossCore.QUIET_NANOS);
+            final CrossCore.Reading machineAfter = comm.rank() == 0 ? CrossCore.measure() : null;
+            exchange.fromZero("machine-after", comm.rank() == 0 ? "" : null);
             if (files != null) {
-                files.costs(SweepCosts.of(began, sweeping, System.nanoTime(), jit.seconds(), new SweepCosts.Inside(
+                files.machine(machineAfter.asJson());
+                files.costs(SweepCosts.of(began, sweeping, swept, jit.seconds(), new SweepCosts.Inside(
                     loopNanos, loops, step.warmUpNanos(), step.compilerWaitNanos(), myDataNanos),
                     plan.points().size()));
                 final Map<String, Object> jitRun = step.jitDuringSweep();

@@ -3,6 +3,7 @@ package cctk.bench;
 import cctk.comm.Communicator;
 import cctk.comm.DType;
 import cctk.comm.ReduceOp;
+import cctk.results.CrossCoreReadings;
 import cctk.results.RankInfo;
 import cctk.results.Run;
 import cctk.spec.Benchmark;
@@ -23,10 +24,14 @@ final class RunHeaders {
     private RunHeaders() {
     }
 
+    /** The run's header; {@code machine}: rank 0's cross-core reading before the warm-up, null on other ranks. */
     static Run of(final JobSpec spec, final RunContext ctx, final Communicator comm, final List<RankInfo> ranks,
-                  final JitWarmUp.Outcome jit) {
+                  final JitWarmUp.Outcome jit, final CrossCore.Reading machine) {
         final Map<String, Object> args = args(spec.benchmark());
         args.put("jit_warmup", jit.asArgs());
+        if (machine != null) {
+            args.put(CrossCoreReadings.ARG, machine.asJson());
+        }
         args.put("jvm", jvm());
         return new Run(null, ctx.version(), String.valueOf(ctx.specFile()), ctx.jobId(),
             spec.cluster() == null ? null : spec.cluster().name(), comm.backend(), comm.size(),

@@ -38,13 +38,15 @@ import picocli.CommandLine.Spec;
             + "'within noise'. The whole comparison is judged too: when a sign test over all cells (p < 0.01, 6 "
             + "cells or more) finds them slower and their median ratio lies beyond the tolerance and the typical "
             + "noise, the whole run regressed even where no single cell is flagged; when cells moved beyond noise "
-            + "both ways, the machine changed and the runs are not comparable.",
+            + "both ways, or moved while the machine's cross-core readings (a 1 MiB round trip between two cores, "
+            + "taken by each cctk run before and after its sweep) lie more than 2x apart, the machine changed and "
+            + "the runs are not comparable.",
             "nccl-tests' output (text or -J JSON) is read too; when one side holds only nccl-tests runs and the "
             + "other none, they are matched without the backend."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no regression (no cell REGRESSED, the whole run not slower)",
-            "1:a regression: a REGRESSED measurement (also when others improved and the machine changed), or the"
-                + " whole run slower by the sign test",
+            "1:a regression: a REGRESSED measurement, or the whole run slower by the sign test; or the machine"
+                + " changed (the runs are not comparable)",
             "2:bad usage, nothing to compare (no readable results, or no measurement in common), or an input"
                 + " skipped in whole or part (named on stderr; the rest is compared)",
             "3:the inputs did not fit the Java heap (-Xmx)"})

@@ -1,6 +1,9 @@
 package cctk.report;
 
+import cctk.results.CrossCoreReadings;
 import cctk.results.Numbers;
+import cctk.results.Run;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -9,7 +12,9 @@ import java.util.Locale;
  * misses: a slowdown of nearly every cell that each cell's noise band hides, or cells moving beyond their noise both
  * ways, which a change of the code does not explain but a change of the machine does.
  * <ul>
- *   <li>{@link Kind#MACHINE_CHANGED}: at least {@link #MIXED_LEAST} cells regressed and as many improved beyond
+ *   <li>{@link Kind#MACHINE_CHANGED}: some cell was flagged while the machine's cross-core readings of the sides
+ *   ({@link Drift}) lie more than {@link CrossCoreReadings#CHANGED} apart, so the machine, not the code, may have moved
+ *   it; or at least {@link #MIXED_LEAST} cells regressed and as many improved beyond
  *   their noise, the fewer side at least a fifth of them, and together at least a tenth of the cells;</li>
  *   <li>{@link Kind#REGRESSED} ({@link Kind#IMPROVED}): of at least {@link #MIN_CELLS} cells, those slower (faster)
  *   by more than {@link #DEAD_BAND} outnumber the others so that a one-sided sign test gives p below
@@ -30,9 +35,36 @@ import java.util.Locale;
  * @param regressed   cells flagged REGRESSED
  * @param improved    cells flagged IMPROVED
  * @param kind        the judgement
+ * @param drift       the machine's cross-core readings of both sides
  */
 public record CompareVerdict(int cells, int slower, int faster, double pSlower, double pFaster, double medianRatio,
-                             long regressed, long improved, Kind kind) {
+                             long regressed, long improved, Kind kind, Drift drift) {
+
+    /**
+     * The machine's cross-core readings of each side's runs (rank 0's 1 MiB round trip between two cores, before the
+     * warm-up and after the sweep: {@link CrossCoreReadings}), in µs; empty for a side whose runs took none (older
+     * files, nccl-tests). Shared-memory cells that hand data between cores move with it, and on virtual machines
+     * and two-socket nodes it changes between runs while nothing else does.
+     */
+    public record Drift(double[] base, double[] next) {
+
+        /** The readings of the runs of each side. */
+        static Drift of(final List<Run> base, final List<Run> next) {
+            return new Drift(base.stream().flatMapToDouble(r -> Arrays.stream(CrossCoreReadings.of(r))).toArray(),
+                next.stream().flatMapToDouble(r -> Arrays.stream(CrossCoreReadings.of(r))).toArray());
+        }
+
+        /** True when the medians of the sides' readings lie more than {@link CrossCoreReadings#CHANGED} apart. */
+        public boolean changed() {
+            return base.length > 0 && next.length > 0 && CrossCoreReadings.changed(OutlierRuns.median(base),
+                OutlierRuns.median(next));
+        }
+
+        /** The readings in words: "95 µs in BASE's runs and 480 and 470 µs in NEW's". */
+        String text() {
+            return CrossCoreReadings.text(base) + " in BASE's runs and " + CrossCoreReadings.text(next) + " in NEW's";
+        }
+    }
 
     /** Cells within this of a ratio of 1 count neither slower nor faster. */
     public static final double DEAD_BAND = 0.02;
@@ -61,7 +93,8 @@ public record CompareVerdict(int cells, int slower, int faster, double pSlower, 
      * The judgement over {@code changes} with {@code tolerance} as the change that counts; {@code runNoise}: how far
      * whole runs of the sides lie apart (in logs), NaN when a side has a single run.
      */
-    static CompareVerdict of(final List<Comparison.Change> changes, final double tolerance, final double runNoise) {
+    static CompareVerdict of(final List<Comparison.Change> changes, final double tolerance, final double runNoise,
+                             final Drift drift) {
         final int slower = (int) changes.stream().filter(c -> c.ratio() < 1 - DEAD_BAND).count();
         final int faster = (int) changes.stream().filter(c -> c.ratio() > 1 + DEAD_BAND).count();
         final int n = slower + faster;
@@ -72,7 +105,7 @@ public record CompareVerdict(int cells, int slower, int faster, double pSlower, 
         final long regressed = changes.stream().filter(c -> c.flag() == Comparison.Flag.REGRESSED).count();
         final long improved = changes.stream().filter(c -> c.flag() == Comparison.Flag.IMPROVED).count();
         final Kind kind;
-        if (mixed(regressed, improved, changes.size())) {
+        if (regressed + improved > 0 && drift.changed() || mixed(regressed, improved, changes.size())) {
             kind = Kind.MACHINE_CHANGED;
         } else if (changes.size() >= MIN_CELLS
             && Math.abs(Math.log(median)) > threshold(changes, tolerance, runNoise)) {
@@ -82,7 +115,7 @@ public record CompareVerdict(int cells, int slower, int faster, double pSlower, 
             kind = Kind.NONE;
         }
         return new CompareVerdict(changes.size(), slower, faster, pSlower, pFaster, median, regressed, improved,
-            kind);
+            kind, drift);
     }
 
     private static boolean mixed(final long regressed, final long improved, final int cells) {
@@ -111,14 +144,23 @@ public record CompareVerdict(int cells, int slower, int faster, double pSlower, 
         final String counts = slower + " of " + cells + " cells slower, " + faster + " faster, " + within
             + " within ±" + Numbers.fixed(DEAD_BAND * 100, 0) + "%";
         final String median = "median new/base " + Numbers.fixed(medianRatio, 2) + "x";
+        final String readings = drift.changed() ? "; the machine's 1 MiB round trip between two cores took "
+            + drift.text() : "";
         return switch (kind) {
-            case MACHINE_CHANGED -> "the machine changed (" + improved + " faster, " + regressed + " slower beyond"
+            case MACHINE_CHANGED -> drift.changed() ? "the machine changed: a 1 MiB round trip between two cores"
+                + " (rank 0's reading before and after each sweep) took " + drift.text() + ", more than "
+                + Numbers.plain(CrossCoreReadings.CHANGED) + "x apart, and " + (improved + regressed) + " cells moved"
+                + " beyond noise (" + improved + " faster, " + regressed + " slower), with the machine or the code:"
+                + " the runs are not comparable; rerun both sides on the same, quiet machine"
+                : "the machine changed (" + improved + " faster, " + regressed + " slower beyond"
                 + " noise): the runs are not comparable; rerun both sides on the same, quiet machine";
-            case REGRESSED -> counts + ": the whole run regressed (sign test p=" + p(pSlower) + ", " + median + ")";
-            case IMPROVED -> counts + ": the whole run improved (sign test p=" + p(pFaster) + ", " + median + ")";
-            case NONE -> cells < MIN_CELLS ? counts + ": too few cells for a sign test over the whole run"
+            case REGRESSED -> counts + ": the whole run regressed (sign test p=" + p(pSlower) + ", " + median + ")"
+                + readings;
+            case IMPROVED -> counts + ": the whole run improved (sign test p=" + p(pFaster) + ", " + median + ")"
+                + readings;
+            case NONE -> cells < MIN_CELLS ? counts + ": too few cells for a sign test over the whole run" + readings
                 : counts + ": no change of the whole run beyond the tolerance and the noise (sign test p="
-                + p(Math.min(pSlower, pFaster)) + ", " + median + ")";
+                + p(Math.min(pSlower, pFaster)) + ", " + median + ")" + readings;
         };
     }
 

@@ -134,7 +134,7 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
         final double runNoise = Math.hypot(OutlierRuns.levelRange(bKept), OutlierRuns.levelRange(nKept));
         final List<Change> judged = loneCellsWithinNoise(changes);
         return new Comparison(List.copyOf(judged), onlyBase, onlyNew, tolerance, across, List.copyOf(notes),
-            CompareVerdict.of(judged, tolerance, runNoise));
+            CompareVerdict.of(judged, tolerance, runNoise, CompareVerdict.Drift.of(base.runs(), next.runs())));
     }
 
     /**

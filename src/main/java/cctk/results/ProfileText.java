@@ -36,6 +36,11 @@ final class ProfileText {
             lines.add("# jvm " + jvm.get("runtime") + ": " + String.join(" ", options.stream().map(String::valueOf)
                 .toList()));
         }
+        final Object machine = run.args().get(CrossCoreReadings.ARG);
+        if (machine != null) {
+            lines.add("# machine: a 1 MiB round trip between two cores (two threads of rank 0) "
+                + CrossCoreReadings.took(machine) + " before the warm-up (the footer has the reading after the sweep)");
+        }
         if (run.args().get("jit_warmup") instanceof Map<?, ?> jit) {
             lines.add("# jit warm-up before timing: " + jit.get("summary"));
         }

@@ -48,6 +48,7 @@ public final class ResultFiles implements AutoCloseable {
     private Map<String, Object> fillCheck;
     private Map<String, Object> jit;
     private Map<String, Object> costs;
+    private Map<String, Object> machine;
 
     private ResultFiles(final Path dir, final Run header) throws IOException {
         OwnerFiles.directory(dir);
@@ -164,6 +165,15 @@ public final class ResultFiles implements AutoCloseable {
         costs = new java.util.LinkedHashMap<>(figures);
     }
 
+    /**
+     * The machine's cross-core reading after the sweep ({@link CrossCoreReadings#json}), against the one before the
+     * warm-up (the run's {@code args.machine}), which {@code summary.machine} and a footer line say once the run ends.
+     */
+    public synchronized void machine(final Map<String, Object> reading) {
+        machine = new java.util.LinkedHashMap<>(reading);
+        machine.put("summary", CrossCoreReadings.sentence(run.args().get(CrossCoreReadings.ARG), reading));
+    }
+
     /** Wrong elements in all rows so far. */
     public synchronized long wrong() {
         return wrong;
@@ -196,6 +206,9 @@ public final class ResultFiles implements AutoCloseable {
             }
             if (costs != null && costs.get("summary") != null) {
                 writeLines(text, List.of("# Time: " + costs.get("summary")));
+            }
+            if (machine != null) {
+                writeLines(text, List.of("# Machine: " + machine.get("summary")));
             }
             text.close();
             csv.close();
@@ -253,7 +266,7 @@ public final class ResultFiles implements AutoCloseable {
     /** The fields after the rows: the end of {@link ResultJson#document}, and the summary when there is one. */
     private Map<String, Object> end() {
         final Map<String, Object> end = ResultJson.end(run, wrong, checked, average());
-        if (fillCheck != null || jit != null || costs != null) {
+        if (fillCheck != null || jit != null || costs != null || machine != null) {
             final Map<String, Object> summary = new java.util.LinkedHashMap<>();
             if (fillCheck != null) {
                 summary.put("fill_check", fillCheck);
@@ -263,6 +276,9 @@ public final class ResultFiles implements AutoCloseable {
             }
             if (costs != null) {
                 summary.put("time", costs);
+            }
+            if (machine != null) {
+                summary.put(CrossCoreReadings.ARG, machine);
             }
             end.put("summary", summary);
         }

@@ -119,6 +119,9 @@ public final class ResultJson {
         if (m.get("args") instanceof Map<?, ?> a) {
             a.forEach((k, v) -> args.put(String.valueOf(k), v));
         }
+        if (m.get("summary") instanceof Map<?, ?> sum && sum.get(CrossCoreReadings.ARG) instanceof Map<?, ?> end) {
+            args.put(CrossCoreReadings.AT_END, end);
+        }
         final Object cluster = args.remove("cluster");
         final List<Reference> refs = references(args.remove("references"));
         final List<RankInfo> ranks = ranks(m.get("ranks"));

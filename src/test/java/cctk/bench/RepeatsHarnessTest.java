@@ -120,6 +120,12 @@ class RepeatsHarnessTest {
         final String text = Files.readString(HarnessTest.file(dir, ".txt"));
         assertThat(text).contains("# each row: up to 1 warm-up", "3 timed loop(s) interleaved", "| spread: ",
             "| loops: ", "# Time: rank 0 started in ");
+        // the machine, read by rank 0 before the warm-up and after the sweep, in the text and read back from the JSON
+        assertThat(text).containsPattern("# machine: a 1 MiB round trip between two cores \\(two threads of rank 0\\)"
+            + " took \\d+ µs before the warm-up").containsPattern("# Machine: a 1 MiB round trip between two cores"
+            + " \\(two threads of rank 0\\) took \\d+ µs after the sweep, \\d+ µs before the warm-up");
+        assertThat(java.util.Arrays.stream(cctk.results.CrossCoreReadings.of(set.runs().get(0))).boxed().toList())
+            .hasSize(2).allSatisfy(us -> assertThat(us).isPositive());
         final String csv = Files.readString(HarnessTest.file(dir, ".csv"));
         assertThat(csv.lines().findFirst().orElseThrow()).endsWith(
             "repeats,iters,attempts,spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed,time_across_ranks");

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code cctk compare BASE NEW}: ratios per size judged on time, flags beyond the tolerance and the noise (from
  * repeated runs, repeats, or conservatively from within one run), outlier runs left out, the whole comparison
- * judged by a sign test, and exit 1 on a regression, 3 when the machine changed.
+ * judged by a sign test, and exit 1 on a regression or when the machine changed.
  */
 @Timeout(60)
 class CompareTest {

@@ -1,0 +1,157 @@
+package cctk.bench;
+
+import cctk.comm.HostMemory;
+import cctk.results.CrossCoreReadings;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * How fast this machine moves freshly written memory from one core to another, now: two threads of this process take
+ * turns, each copying the 1 MiB the other has just written into its own 1 MiB, and a reading is the lower quartile of
+ * the times of up to 64 round trips (two such copies each) in µs: a thread that another one kept off its core for a
+ * time slice now and then does not move it. Shared-memory collectives that hand freshly reduced data between the ranks'
+ * cores (an all-reduce of 1-4 MiB at W = 2) move with it, and on some machines it changes while nothing runs: on
+ * virtual machines as the hypervisor places the virtual CPUs (this project's 2-vCPU VM reads 80-130 µs in some
+ * periods and 460-570 µs in others), on two-socket nodes as the threads land on one socket or both. Rank 0 takes a
+ * reading before the JIT warm-up and one after the sweep; the header, the footer and the JSON carry them, and
+ * {@code cctk compare} calls runs whose readings differ by more than {@link CrossCoreReadings#CHANGED} "not
+ * comparable" where cells moved.
+ * A reading costs 5-40 ms. On a machine with one CPU there is no other core to hand to, and none is taken.
+ * <b>Note:</b> threadsafe (each reading has its own buffers and thread).
+ */
+final class CrossCore {
+
+    /** The bytes each side copies a turn. */
+    static final int BYTES = 1 << 20;
+    /** Round trips timed at most, and the first ones left out (the pages' first touch, the helper's start). */
+    private static final int TRIPS = 64;
+    private static final int SKIP = 4;
+    /** A reading stops after this long even with fewer round trips; a turn waits this long at most. */
+    private static final long BUDGET_NANOS = 40_000_000L;
+    private static final long TURN_DEADLINE_NANOS = 200_000_000L;
+    /**
+     * The longest a rank waits for its JIT compilers to go idle before a reading: every rank of the host does, as a
+     * compile would take a core from one of the probe's two threads.
+     */
+    static final long QUIET_NANOS = 300_000_000L;
+    /** A reading whose lower quartile is this many times its fastest round trip was disturbed. */
+    private static final int DISTURBED = 3;
+    /** Readings taken at most, while they are disturbed. */
+    private static final int TRIES = 3;
+
+    private CrossCore() {
+    }
+
+    /**
+     * A reading: the lower quartile of {@code trips} timed round trips in µs and the fastest of them, whether other
+     * threads disturbed it, or NaN with {@code why} when none was taken.
+     */
+    record Reading(double roundTripUs, int trips, double fastestUs, boolean disturbed, String why) {
+
+        static Reading none(final String why) {
+            return new Reading(Double.NaN, 0, Double.NaN, false, why);
+        }
+
+        /** For the JSON ({@link CrossCoreReadings#json}). */
+        Map<String, Object> asJson() {
+            return CrossCoreReadings.json(roundTripUs, trips, fastestUs, disturbed, why);
+        }
+    }
+
+    /**
+     * Takes a reading now (5-40 ms on a machine with two CPUs or more). One that other threads disturbed is taken
+     * again after a wait for idle compilers, up to {@value #TRIES} times, and the least disturbed is kept: disturbed
+     * are a reading during more than half of which this JVM's compilers ran (then every turn waits for a core, so
+     * the fastest round trip is slow too: a C2 compile of the probe's own loop during its second reading of a run
+     * made it read 4-8 ms, a scheduler time slice), and one whose lower quartile is over {@value #DISTURBED}x its
+     * fastest round trip (most turns waited for a core).
+     */
+    static Reading measure() {
+        if (Runtime.getRuntime().availableProcessors() < 2) {
+            return Reading.none("one CPU");
+        }
+        Reading best = null;
+        try (CompilerThreads compilers = CompilerThreads.open()) {
+            for (int i = 0; i < TRIES; i++) {
+                final long before = compilers.cpuNanos();
+                final long t0 = System.nanoTime();
+                final Reading r = once();
+                final boolean disturbed = r.roundTripUs() > DISTURBED * r.fastestUs()
+                    || compilers.cpuNanos() - before > (System.nanoTime() - t0) / 2;
+                final Reading k = new Reading(r.roundTripUs(), r.trips(), r.fastestUs(), disturbed, r.why());
+                if (best == null || Double.isNaN(best.roundTripUs()) || best.disturbed() && (!disturbed
+                    || k.roundTripUs() < best.roundTripUs())) {
+                    best = k;
+                }
+                if (!disturbed) {
+                    break;
+                }
+                compilers.awaitIdle(QUIET_NANOS);
+            }
+        }
+        return best;
+    }
+
+    private static Reading once() {
+        final HostMemory[] bufs = {HostMemory.allocate(BYTES), HostMemory.allocate(BYTES)};
+        final AtomicLong turn = new AtomicLong();
+        final long[] stamps = new long[TRIPS + SKIP + 1];
+        final Thread helper = new Thread(() -> play(1, bufs, turn, null), "cctk-crosscore");
+        helper.setDaemon(true);
+        try {
+            helper.start();
+            final int got = play(0, bufs, turn, stamps);
+            final double[] trips = new double[Math.max(0, got - SKIP - 1)];
+            for (int i = 0; i < trips.length; i++) {
+                trips[i] = (stamps[SKIP + i + 1] - stamps[SKIP + i]) / 1e3;
+            }
+            if (trips.length == 0) {
+                return Reading.none("the other thread did not take its turns");
+            }
+            Arrays.sort(trips);
+            return new Reading(trips[(trips.length - 1) / 4], trips.length, trips[0], false, null);
+        } finally {
+            turn.set(Long.MIN_VALUE); // the helper's stop, whatever turn it waits for
+            try {
+                helper.join(TURN_DEADLINE_NANOS / 1_000_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (!helper.isAlive()) {
+                bufs[0].free();
+                bufs[1].free();
+            }
+        }
+    }
+
+    /**
+     * One player's turns: on turn k (k even for player 0), copies the other's buffer into its own and passes the turn.
+     * Player 0 stamps the start of each of its turns into {@code stamps} and ends the game when they are full or the
+     * budget is spent; returns the stamps taken (player 1: 0).
+     */
+    private static int play(final int me, final HostMemory[] bufs, final AtomicLong turn, final long[] stamps) {
+        final long began = System.nanoTime();
+        int stamped = 0;
+        for (long k = me; ; k += 2) {
+            final long waitFrom = System.nanoTime();
+            long t;
+            while ((t = turn.get()) != k) {
+                if (t < 0 || System.nanoTime() - waitFrom > TURN_DEADLINE_NANOS) {
+                    return stamped;
+                }
+                Thread.onSpinWait();
+            }
+            if (stamps != null) {
+                final long now = System.nanoTime();
+                stamps[stamped++] = now;
+                if (stamped == stamps.length || now - began > BUDGET_NANOS) {
+                    turn.set(Long.MIN_VALUE);
+                    return stamped;
+                }
+            }
+            bufs[me].copyFrom(0, bufs[1 - me], 0, BYTES);
+            turn.set(k + 1);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package cctk.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import cctk.results.CrossCoreReadings;
+import cctk.results.Result;
+import cctk.results.ResultSet;
+import cctk.results.Run;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code cctk compare} and the machine's cross-core readings (rank 0's 1 MiB round trip between two cores, before the
+ * warm-up and after the sweep): cells that moved while the readings lie more than twofold apart are not called a
+ * change of the code.
+ */
+@Timeout(20)
+class CompareMachineTest {
+
+    /** A run with 3 repeats a row whose readings were {@code start} and {@code end} µs. */
+    private static ResultSet run(final String name, final double start, final double end, final Random rnd,
+                                 final double... slow) {
+        final Map<String, Object> args = new LinkedHashMap<>();
+        args.put(CrossCoreReadings.ARG, CrossCoreReadings.json(start, 60, start * 0.9, false, null));
+        args.put(CrossCoreReadings.AT_END, CrossCoreReadings.json(end, 60, end * 0.9, false, null));
+        final Run r = new Run(name, null, null, null, null, "tcp", 2, null, List.of(), List.of(), Map.of(), args,
+            List.of(), null, null);
+        return new ResultSet(new ArrayList<>(CompareRuns.run(r, rnd, 0.01, 0.02, 3, slow)), List.of());
+    }
+
+    /** The cells' slowdowns of this VM's slow cross-core mode: all_reduce at 1 and 4 MiB three times slower. */
+    private static double[] slowMode() {
+        final double[] slow = new double[2 * CompareRuns.SIZES.length];
+        java.util.Arrays.fill(slow, 1);
+        slow[4] = 3; // all_reduce 1 MiB (cells: all_reduce's sizes, then all_gather's; times 3x as long)
+        slow[5] = 2.5; // all_reduce 4 MiB
+        return slow;
+    }
+
+    @Test
+    void cellsThatMovedWhileTheMachinesReadingsLayFivefoldApartAreNotCalledAChangeOfTheCode() {
+        final Random rnd = new Random(7);
+        final ResultSet base = run("base.json", 95, 102, rnd, 1);
+        final ResultSet next = run("next.json", 488, 501, rnd, slowMode());
+        final Comparison c = Comparison.of(base, next, 0.1, 0);
+        assertThat(c.count(Comparison.Flag.REGRESSED)).isEqualTo(2);
+        assertThat(c.whole().kind()).isEqualTo(CompareVerdict.Kind.MACHINE_CHANGED);
+        assertThat(c.whole().fails()).as("not comparable is no pass").isTrue();
+        assertThat(c.whole().text()).startsWith("the machine changed: a 1 MiB round trip between two cores (rank 0's"
+            + " reading before and after each sweep) took 95 and 102 µs in BASE's runs and 488 and 501 µs in NEW's,"
+            + " more than 2x apart, and 2 cells moved beyond noise (0 faster, 2 slower)");
+    }
+
+    @Test
+    void theSameMovesOnAMachineWhoseReadingsAgreeAreAChange() {
+        final Random rnd = new Random(7);
+        final ResultSet base = run("base.json", 95, 102, rnd, 1);
+        final ResultSet next = run("next.json", 99, 110, rnd, slowMode());
+        final Comparison c = Comparison.of(base, next, 0.1, 0);
+        assertThat(c.count(Comparison.Flag.REGRESSED)).isEqualTo(2);
+        assertThat(c.whole().kind()).isNotEqualTo(CompareVerdict.Kind.MACHINE_CHANGED);
+        assertThat(c.regressed()).isTrue();
+        assertThat(c.whole().text()).doesNotContain("round trip");
+    }
+
+    @Test
+    void readingsApartWithNoCellMovedAreSaidButChangeNothing() {
+        final Random rnd = new Random(7);
+        final ResultSet base = run("base.json", 95, 102, rnd, 1);
+        final ResultSet next = run("next.json", 488, 501, rnd, 1);
+        final Comparison c = Comparison.of(base, next, 0.1, 0);
+        assertThat(c.whole().kind()).isEqualTo(CompareVerdict.Kind.NONE);
+        assertThat(c.whole().text()).endsWith("; the machine's 1 MiB round trip between two cores took 95 and 102 µs"
+            + " in BASE's runs and 488 and 501 µs in NEW's");
+    }
+
+    @Test
+    void aRealSlowdownStaysARegressionWhenOnlyOneSideTookReadings() {
+        final Random rnd = new Random(7);
+        final ResultSet base = run("base.json", Double.NaN, Double.NaN, rnd, 1);
+        final double[] slow = new double[2 * CompareRuns.SIZES.length];
+        java.util.Arrays.fill(slow, 2.5);
+        final ResultSet next = run("next.json", 480, 500, rnd, slow);
+        final Comparison c = Comparison.of(base, next, 0.1, 0);
+        assertThat(c.whole().drift().base()).isEmpty();
+        assertThat(c.whole().kind()).isEqualTo(CompareVerdict.Kind.REGRESSED);
+        assertThat(c.regressed()).isTrue();
+    }
+}
