@@ -1,6 +1,7 @@
 package cctk.bench;
 
 import cctk.comm.PeerFault;
+import cctk.comm.Store;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Names the party that ended a sweep early, from the diagnoses the ranks posted (rank 0 gathers them): a rank
@@ -21,6 +23,10 @@ final class Blame {
 
     /** What a rank says when a signal, not a fault, stopped it. */
     static final String STOPPED = "stopped: ";
+
+    /** How long a rank stopped by a signal waits for the store's notice of a crash that caused it. */
+    static final long NOTICE_WAIT_NANOS = 300_000_000L;
+    private static final long NOTICE_POLL_NANOS = 5_000_000L;
 
     private Blame() {
     }
@@ -216,5 +222,21 @@ final class Blame {
         final List<String> s = new ArrayList<>();
         rs.forEach(r -> s.add(Integer.toString(r)));
         return (rs.size() == 1 ? "rank " : "ranks ") + String.join(", ", s);
+    }
+
+    /**
+     * The store's notice of a failure, waiting up to {@code nanos} for one on its way: rank 0 pushes it to every rank
+     * when a rank's connection drops, and Slurm's signal to end the step can overtake it (in a two-node test a rank
+     * stopped by the signal named no one, while its neighbour, a few ms later, named the crashed rank). Null when
+     * none came: the signal was not caused by a crash the store saw.
+     */
+    static String noticeWithin(final Store store, final long nanos) {
+        final long until = System.nanoTime() + nanos;
+        String notice = store.failure();
+        while (notice == null && System.nanoTime() - until < 0) {
+            LockSupport.parkNanos(NOTICE_POLL_NANOS);
+            notice = store.failure();
+        }
+        return notice;
     }
 }

@@ -317,9 +317,9 @@ public final class Harness {
 
     /** EarlyEnd's stopper: a signal ended the sweep; returns the process's exit code. */
     private int stopBySignal(final String cause) {
-        // Slurm ends a step whose task crashed (--kill-on-bad-exit): then the store's notice, already there when the
-        // signal comes, names the crashed rank, which ranks that never talk to it directly did not see
-        final String notice = store.failure();
+        // Slurm ends a step whose task crashed (--kill-on-bad-exit): then the store's notice names the crashed rank,
+        // which ranks that never talk to it directly did not see; it may still be on its way when the signal comes
+        final String notice = Blame.noticeWithin(store, Blame.NOTICE_WAIT_NANOS);
         final Diagnosis mine = Diagnosis.stopped(store.departed(), Blame.withStoreNotice(comm.rank(),
             Blame.STOPPED + cause, List.of(), notice, store.departed()));
         if (notice != null) {

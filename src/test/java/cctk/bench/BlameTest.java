@@ -244,4 +244,51 @@ class BlameTest {
         assertThat(d.getMessage()).isEqualTo("rank 2: rank 3 (process 7) is gone during reduce; rank 3 probably died."
             + " The job cannot continue.");
     }
+
+    /** A store whose failure notice arrives when a test says, as rank 0's push does. */
+    private static final class LateNotice implements cctk.comm.Store {
+        volatile String failure;
+
+        @Override
+        public void set(final String key, final byte[] value) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public byte[] get(final String key) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void barrier(final String name) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public String failure() {
+            return failure;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** A rank stopped by a signal names the crashed rank when the store's notice comes a little after the signal. */
+    @Test
+    void aNoticeOnItsWayWhenTheSignalComesIsWaitedForAndNoneIsWaitedForOnlyAsLongAsSaid() throws Exception {
+        final LateNotice store = new LateNotice();
+        final Thread push = new Thread(() -> {
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+            store.failure = "rank 1 (host node1) disconnected from the rendezvous store: it exited or crashed.";
+        });
+        push.start();
+        assertThat(store.failure()).isNull();
+        assertThat(Blame.noticeWithin(store, Blame.NOTICE_WAIT_NANOS)).startsWith("rank 1 (host node1) disconnected");
+        push.join();
+        final LateNotice quiet = new LateNotice();
+        final long t0 = System.nanoTime();
+        assertThat(Blame.noticeWithin(quiet, 40_000_000L)).isNull();
+        assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(40_000_000L);
+    }
 }
