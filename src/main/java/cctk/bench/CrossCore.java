@@ -60,35 +60,34 @@ final class CrossCore {
     }
 
     /**
-     * Takes a reading now (5-40 ms on a machine with two CPUs or more). One that other threads disturbed is taken
-     * again after a wait for idle compilers, up to {@value #TRIES} times, and the least disturbed is kept: disturbed
-     * are a reading during more than half of which this JVM's compilers ran (then every turn waits for a core, so
-     * the fastest round trip is slow too: a C2 compile of the probe's own loop during its second reading of a run
-     * made it read 4-8 ms, a scheduler time slice), and one whose lower quartile is over {@value #DISTURBED}x its
-     * fastest round trip (most turns waited for a core).
+     * Takes a reading now (5-40 ms on a machine with two CPUs or more), watching {@code compilers}, this JVM's
+     * (MeasureStep's, already open). One that other threads disturbed is taken again after a wait for idle
+     * compilers, up to {@value #TRIES} times, and the least disturbed is kept. Disturbed are a reading during more
+     * than half of which this JVM's compilers ran (then every turn waits for a core, so the fastest round trip is
+     * slow too: a C2 compile of the probe's own loop during its second reading of a run made it read 4-8 ms, a
+     * scheduler time slice), and one whose lower quartile is over {@value #DISTURBED}x its fastest round trip (most
+     * turns waited for a core).
      */
-    static Reading measure() {
+    static Reading measure(final CompilerThreads compilers) {
         if (Runtime.getRuntime().availableProcessors() < 2) {
             return Reading.none("one CPU");
         }
         Reading best = null;
-        try (CompilerThreads compilers = CompilerThreads.open()) {
-            for (int i = 0; i < TRIES; i++) {
-                final long before = compilers.cpuNanos();
-                final long t0 = System.nanoTime();
-                final Reading r = once();
-                final boolean disturbed = r.roundTripUs() > DISTURBED * r.fastestUs()
-                    || compilers.cpuNanos() - before > (System.nanoTime() - t0) / 2;
-                final Reading k = new Reading(r.roundTripUs(), r.trips(), r.fastestUs(), disturbed, r.why());
-                if (best == null || Double.isNaN(best.roundTripUs()) || best.disturbed() && (!disturbed
-                    || k.roundTripUs() < best.roundTripUs())) {
-                    best = k;
-                }
-                if (!disturbed) {
-                    break;
-                }
-                compilers.awaitIdle(QUIET_NANOS);
+        for (int i = 0; i < TRIES; i++) {
+            final long before = compilers.cpuNanos();
+            final long t0 = System.nanoTime();
+            final Reading r = once();
+            final boolean disturbed = r.roundTripUs() > DISTURBED * r.fastestUs()
+                || compilers.cpuNanos() - before > (System.nanoTime() - t0) / 2;
+            final Reading k = new Reading(r.roundTripUs(), r.trips(), r.fastestUs(), disturbed, r.why());
+            if (best == null || Double.isNaN(best.roundTripUs()) || best.disturbed() && (!disturbed
+                || k.roundTripUs() < best.roundTripUs())) {
+                best = k;
             }
+            if (!disturbed) {
+                break;
+            }
+            compilers.awaitIdle(QUIET_NANOS);
         }
         return best;
     }

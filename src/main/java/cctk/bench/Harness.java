@@ -110,8 +110,8 @@ public final class Harness {
             reduction = new RankReduction(comm, figures.length);
             // the machine before anything is timed, with every rank's compilers idle and the other ranks waiting on
             // the store (off the CPUs)
-            step.awaitIdleCompilers(CrossCore.QUIET_NANOS);
-            final CrossCore.Reading machine = comm.rank() == 0 ? CrossCore.measure() : null;
+            step.compilers().awaitIdle(CrossCore.QUIET_NANOS);
+            final CrossCore.Reading machine = comm.rank() == 0 ? CrossCore.measure(step.compilers()) : null;
             exchange.fromZero("machine", comm.rank() == 0 ? "" : null);
             final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, buffers, !b.inPlace().runsOutOfPlace(),
                 Math.min(b.jitWarmupSeconds(), share)).run(plan.points(), group);
@@ -140,8 +140,8 @@ public final class Harness {
             final long swept = System.nanoTime();
             // the machine after the sweep, before the code of its end runs (and compiles), with every rank's compilers
             // idle and the other ranks waiting on the store
-            step.awaitIdleCompilers(CrossCore.QUIET_NANOS);
-            final CrossCore.Reading machineAfter = comm.rank() == 0 ? CrossCore.measure() : null;
+            step.compilers().awaitIdle(CrossCore.QUIET_NANOS);
+            final CrossCore.Reading machineAfter = comm.rank() == 0 ? CrossCore.measure(step.compilers()) : null;
             exchange.fromZero("machine-after", comm.rank() == 0 ? "" : null);
             if (files != null) {
                 files.machine(machineAfter.asJson());

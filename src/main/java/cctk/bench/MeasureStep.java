@@ -170,11 +170,6 @@ final class MeasureStep {
         return compilerWaitNanos;
     }
 
-    /** Sleeps while this JVM's compilers are busy, at most {@code maxNanos} (outside the points: not counted). */
-    void awaitIdleCompilers(final long maxNanos) {
-        compilers.awaitIdle(maxNanos);
-    }
-
     /** This JVM's compiler threads, watched. */
     CompilerThreads compilers() {
         return compilers;
