@@ -32,6 +32,14 @@ bench_mpi() {  # OUT -> OUT/mpi_peer (built from bench/mpi_peer.c), or a note wh
   fi
 }
 
+bench_zc() {  # OUT -> OUT/zc_peer (built from bench/zc_peer.c, cctk's shm algorithms in C), or a note why not
+  if command -v cc >/dev/null && cc -O3 -march=native -o "$1/zc_peer" "$ROOT/bench/zc_peer.c"; then
+    :
+  else
+    echo "not measured: zc: no C compiler (apt-get install -y gcc)" | tee -a "$1/not-measured.txt" >&2
+  fi
+}
+
 bench_crosscore() {  # OUT -> OUT/crosscore (built from bench/crosscore.c), or a note why not
   if command -v cc >/dev/null && cc -O3 -o "$1/crosscore" "$ROOT/bench/crosscore.c" -lpthread; then
     :

@@ -10,11 +10,14 @@
 #                    the slowest rank's mean per loop, the median loop (no re-timing: native code has no JIT or GC)
 #          mpi3      the same program run three times per round, the median of the three per cell (whole runs
 #                    repeated, as cctk-old/cctk runs are across rounds)
+#          zc        bench/zc_peer.c: cctk's own shared-memory algorithms in C (the same copies and reductions, the
+#                    same handoffs and waiting), given the same treatment as mpi: what the machine itself allows
+#                    when nothing of cctk's runtime (JVM, JIT, collector, harness) takes part
 # The systems run one after the other in each round, in reverse order every other round.
 #
 # usage: bench/repro.sh [ROUNDS]   env: JAR=target/cctk.jar OLD_JAR= OUT=dir WORLDS="2 4" SIZES=1MiB,16MiB,64MiB
 #                                       COLLS=all_reduce,all_gather,reduce_scatter,broadcast,alltoall
-#                                       SYSTEMS="cctk cctk-old mpi mpi3" CCTK_ARGS= (extra flags for cctk run)
+#                                       SYSTEMS="cctk cctk-old mpi mpi3 zc" CCTK_ARGS= (extra flags for cctk run)
 # On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/repro.sh 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,12 +26,13 @@ ROUNDS=${1:-3}
 WORLDS=${WORLDS:-"2 4"}
 SIZES=${SIZES:-1MiB,16MiB,64MiB}
 COLLS=${COLLS:-all_reduce,all_gather,reduce_scatter,broadcast,alltoall}
-SYSTEMS=${SYSTEMS:-"cctk cctk-old mpi mpi3"}
+SYSTEMS=${SYSTEMS:-"cctk cctk-old mpi mpi3 zc"}
 OUT=$(bench_out repro)
 bench_jars "$OUT"
 PEER_SIZES=${SIZES//iB/}
 PEER_COLLS=$(echo "$COLLS" | sed 's/\balltoall\b/all_to_all/')
 bench_mpi "$OUT"
+bench_zc "$OUT"
 bench_crosscore "$OUT"
 bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS, systems $SYSTEMS"
 
@@ -47,6 +51,8 @@ run_one() {  # system W round
     mpi)
       $MPIRUN -np "$w" "$OUT/mpi_peer" -s "$PEER_SIZES" -l "$PEER_COLLS" -c "$dir/mpi.csv" \
         > "$dir/run.log" 2>&1 || rc=$? ;;
+    zc)
+      "$OUT/zc_peer" -w "$w" -s "$PEER_SIZES" -l "$COLLS" -c "$dir/zc.csv" > "$dir/run.log" 2>&1 || rc=$? ;;
     mpi3)
       for k in 1 2 3; do
         $MPIRUN -np "$w" "$OUT/mpi_peer" -s "$PEER_SIZES" -l "$PEER_COLLS" -c "$dir/mpi-$k.csv" \
@@ -68,6 +74,7 @@ for s in $SYSTEMS; do
   case $s in
     cctk-old) [ -n "$OLD" ] && order+=("$s") ;;
     mpi|mpi3) [ -x "$OUT/mpi_peer" ] && order+=("$s") ;;
+    zc) [ -x "$OUT/zc_peer" ] && order+=("$s") ;;
     *) order+=("$s") ;;
   esac
 done

@@ -12,12 +12,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * the times of up to 64 round trips (two such copies each) in µs: a thread that another one kept off its core for a
  * time slice now and then does not move it. Shared-memory collectives that hand freshly reduced data between the ranks'
  * cores (an all-reduce of 1-4 MiB at W = 2) move with it, and on some machines it changes while nothing runs: on
- * virtual machines as the hypervisor places the virtual CPUs (this project's 2-vCPU VM reads 80-130 µs in some
- * periods and 460-570 µs in others), on two-socket nodes as the threads land on one socket or both. Rank 0 takes a
- * reading before the JIT warm-up and one after the sweep; the header, the footer and the JSON carry them, and
- * {@code cctk compare} calls runs whose readings differ by more than {@link CrossCoreReadings#CHANGED} "not
- * comparable" where cells moved.
- * A reading costs 5-40 ms. On a machine with one CPU there is no other core to hand to, and none is taken.
+ * virtual machines as the hypervisor places the virtual CPUs (this project's 2-vCPU VMs read 50-130 µs in some
+ * periods and 250-570 µs in others), on two-socket nodes as the threads land on one socket or both. Rank 0 takes a
+ * reading before the JIT warm-up and one after the sweep (the header, the footer and the JSON carry them), and a
+ * quick one before the first size and after every size ({@link MachineWatch}: each row carries it, and a size it moved
+ * during is measured again); {@code cctk compare} does not judge a cell whose two sides' readings differ by more than
+ * {@link CrossCoreReadings#CHANGED}.
+ * A reading costs 5-40 ms (a quick one 1-12 ms). On a machine with one CPU there is no other core to hand to, and none is taken.
  * <b>Note:</b> threadsafe (each reading has its own buffers and thread).
  */
 final class CrossCore {
@@ -39,6 +40,17 @@ final class CrossCore {
     private static final int DISTURBED = 3;
     /** Readings taken at most, while they are disturbed. */
     private static final int TRIES = 3;
+    /**
+     * A quick reading's round trips and budget ({@link #quick}): after every size of a sweep, where 24 round trips
+     * (1-2 ms in the fast mode of this project's VM, 6-7 ms in its slow one) tell the two modes apart.
+     */
+    private static final int QUICK_TRIPS = 24;
+    private static final long QUICK_BUDGET_NANOS = 12_000_000L;
+    /**
+     * How long a quick reading waits for this JVM's compilers to go idle, before it and before its second try: the
+     * bookkeeping of the size just measured is often being compiled then, and a reading beside a compile is disturbed.
+     */
+    private static final long QUICK_QUIET_NANOS = 50_000_000L;
 
     private CrossCore() {
     }
@@ -69,14 +81,31 @@ final class CrossCore {
      * turns waited for a core).
      */
     static Reading measure(final CompilerThreads compilers) {
+        return measure(compilers, TRIPS, BUDGET_NANOS, TRIES, QUIET_NANOS);
+    }
+
+    /**
+     * A quick reading ({@value #QUICK_TRIPS} round trips, 12 ms at most, after a wait of at most 50 ms for idle
+     * compilers, taken once more after another such wait when disturbed): the one {@link MachineWatch} takes after
+     * every size of a sweep.
+     */
+    static Reading quick(final CompilerThreads compilers) {
+        return measure(compilers, QUICK_TRIPS, QUICK_BUDGET_NANOS, 2, QUICK_QUIET_NANOS);
+    }
+
+    private static Reading measure(final CompilerThreads compilers, final int tripsAtMost, final long budgetNanos,
+                                   final int tries, final long quietNanos) {
         if (Runtime.getRuntime().availableProcessors() < 2) {
             return Reading.none("one CPU");
         }
+        if (quietNanos < QUIET_NANOS) {
+            compilers.awaitIdle(quietNanos); // a full reading's caller waited already
+        }
         Reading best = null;
-        for (int i = 0; i < TRIES; i++) {
+        for (int i = 0; i < tries; i++) {
             final long before = compilers.cpuNanos();
             final long t0 = System.nanoTime();
-            final Reading r = once();
+            final Reading r = once(tripsAtMost, budgetNanos);
             final boolean disturbed = r.roundTripUs() > DISTURBED * r.fastestUs()
                 || compilers.cpuNanos() - before > (System.nanoTime() - t0) / 2;
             final Reading k = new Reading(r.roundTripUs(), r.trips(), r.fastestUs(), disturbed, r.why());
@@ -87,20 +116,20 @@ final class CrossCore {
             if (!disturbed) {
                 break;
             }
-            compilers.awaitIdle(QUIET_NANOS);
+            compilers.awaitIdle(quietNanos);
         }
         return best;
     }
 
-    private static Reading once() {
+    private static Reading once(final int tripsAtMost, final long budgetNanos) {
         final HostMemory[] bufs = {HostMemory.allocate(BYTES), HostMemory.allocate(BYTES)};
         final AtomicLong turn = new AtomicLong();
-        final long[] stamps = new long[TRIPS + SKIP + 1];
-        final Thread helper = new Thread(() -> play(1, bufs, turn, null), "cctk-crosscore");
+        final long[] stamps = new long[tripsAtMost + SKIP + 1];
+        final Thread helper = new Thread(() -> play(1, bufs, turn, null, budgetNanos), "cctk-crosscore");
         helper.setDaemon(true);
         try {
             helper.start();
-            final int got = play(0, bufs, turn, stamps);
+            final int got = play(0, bufs, turn, stamps, budgetNanos);
             final double[] trips = new double[Math.max(0, got - SKIP - 1)];
             for (int i = 0; i < trips.length; i++) {
                 trips[i] = (stamps[SKIP + i + 1] - stamps[SKIP + i]) / 1e3;
@@ -129,7 +158,8 @@ final class CrossCore {
      * Player 0 stamps the start of each of its turns into {@code stamps} and ends the game when they are full or the
      * budget is spent; returns the stamps taken (player 1: 0).
      */
-    private static int play(final int me, final HostMemory[] bufs, final AtomicLong turn, final long[] stamps) {
+    private static int play(final int me, final HostMemory[] bufs, final AtomicLong turn, final long[] stamps,
+                            final long budgetNanos) {
         final long began = System.nanoTime();
         int stamped = 0;
         for (long k = me; ; k += 2) {
@@ -144,7 +174,7 @@ final class CrossCore {
             if (stamps != null) {
                 final long now = System.nanoTime();
                 stamps[stamped++] = now;
-                if (stamped == stamps.length || now - began > BUDGET_NANOS) {
+                if (stamped == stamps.length || now - began > budgetNanos) {
                     turn.set(Long.MIN_VALUE);
                     return stamped;
                 }

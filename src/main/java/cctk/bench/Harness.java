@@ -51,6 +51,10 @@ public final class Harness {
     private final RankExchange exchange;
     private final BufferData data = new BufferData();
     private final MeasureStep step;
+    private java.util.function.Function<CompilerThreads, CrossCore.Reading> probe = CrossCore::quick;
+    private MachineWatch watch;
+    /** The time left for sizes measured again for the machine (ns): the fixed costs' share of the job's limit. */
+    private long againBudgetNanos;
     private final Object ending = new Object();
     private SweepBuffers buffers;
     private RankReduction reduction;
@@ -112,7 +116,11 @@ public final class Harness {
             // the store (off the CPUs)
             step.compilers().awaitIdle(CrossCore.QUIET_NANOS);
             final CrossCore.Reading machine = comm.rank() == 0 ? CrossCore.measure(step.compilers()) : null;
-            exchange.fromZero("machine", comm.rank() == 0 ? "" : null);
+            // rank 0 names its host: the ranks there wait on the store (off its CPUs) while it reads the machine
+            final String host0 = exchange.fromZero("machine", comm.rank() == 0 ? ctx.rank().host() : null);
+            watch = new MachineWatch(comm, exchange, step, MachineWatch.watches(comm.backend()),
+                host0.equals(ctx.rank().host()), probe);
+            againBudgetNanos = (long) Math.min(Long.MAX_VALUE / 2, share * 1e9);
             final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, buffers, !b.inPlace().runsOutOfPlace(),
                 Math.min(b.jitWarmupSeconds(), share)).run(plan.points(), group);
             final List<String> ranks = exchange.gatherText("rank", rankInfo().encode());
@@ -149,6 +157,11 @@ public final class Harness {
                     loopNanos, loops, step.warmUpNanos(), step.compilerWaitNanos(), myDataNanos),
                     plan.points().size()));
                 final Map<String, Object> jitRun = step.jitDuringSweep();
+                if (watch.sizesAgain() > 0) {
+                    jitRun.put("sizes_measured_again_machine", watch.sizesAgain());
+                    jitRun.put("summary", jitRun.get("summary") + "; " + watch.sizesAgain() + " size(s) measured"
+                        + " again, as the machine's cross-core reading moved more than 2x while they were measured");
+                }
                 files.jitDuringSweep(jitRun);
                 final PrintWriter after = ctx.console() != null ? ctx.console() : progress; // the rows' stream
                 ConsoleTable.end(after == progress ? List.of() : files.results(), jitRun.get("summary")).forEach(
@@ -178,6 +191,7 @@ public final class Harness {
     private void measureAll(final List<SweepPlan.Point> plan, final Group group) {
         EarlyEnd.stopper(this::stopBySignal);
         try {
+            watch.start();
             int from = 0;
             while (from < plan.size()) {
                 int to = from + 1;
@@ -214,7 +228,8 @@ public final class Harness {
     /**
      * The points of one type and size, each measured {@code repeats} times in separate timed loops, interleaved: every
      * repeat runs all of them (in reverse order every other repeat, so no point always follows the same one), and the
-     * last one also checks. Their rows are written once the block is measured.
+     * last one also checks. Then the machine is read ({@link MachineWatch}); where it moved while the block was
+     * measured, the block is measured once more. Their rows are written once the block is measured.
      */
     private void measureBlock(final List<SweepPlan.Point> block, final Group group, final int done, final int total) {
         final int repeats = Math.max(1, spec.benchmark().repeats());
@@ -224,13 +239,33 @@ public final class Harness {
             ctx.hook().beforePoint(comm.rank(), p.size() == null ? -1 : spec.benchmark().sizes().indexOf(p.size()));
             rows.addAll(PointRows.of(p, group, repeats, spec.benchmark(), comm, buffers, run));
         }
-        for (int r = 0; r < repeats; r++) {
-            for (int k = 0; k < rows.size(); k++) {
-                final PointRows.Row row = rows.get(r % 2 == 0 ? k : rows.size() - 1 - k);
-                if (row.repeats() != null) {
-                    current = row.point();
-                    measureOnce(row, r == repeats - 1);
+        boolean again = false;
+        while (true) {
+            final long began = System.nanoTime();
+            for (int r = 0; r < repeats; r++) {
+                for (int k = 0; k < rows.size(); k++) {
+                    final PointRows.Row row = rows.get(r % 2 == 0 ? k : rows.size() - 1 - k);
+                    if (row.repeats() != null) {
+                        current = row.point();
+                        measureOnce(row, r == repeats - 1);
+                    }
                 }
+            }
+            final long took = System.nanoTime() - began;
+            if (!watch.measuredAgain(!again && took <= againBudgetNanos)) {
+                break;
+            }
+            againBudgetNanos -= took;
+            again = true;
+            for (final PointRows.Row row : rows) {
+                if (row.repeats() != null) {
+                    row.repeats().again();
+                }
+            }
+        }
+        for (final PointRows.Row row : rows) {
+            if (row.repeats() != null) {
+                row.repeats().machine(watch.lastUs());
             }
         }
         int n = done;
@@ -267,6 +302,12 @@ public final class Harness {
         }
         final int steps = Math.max(1, spec.benchmark().taskCounts().size() * spec.benchmark().backends().size());
         return FIXED_COST_SHARE * limit / steps;
+    }
+
+    /** Takes the machine's readings after each size with {@code reading} instead of {@link CrossCore#quick} (tests). */
+    Harness machineProbe(final java.util.function.Function<CompilerThreads, CrossCore.Reading> reading) {
+        this.probe = reading;
+        return this;
     }
 
     /** Gives the sweep's memory back (buffers, the reduction's and the votes'), whatever happened. */

@@ -10,9 +10,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The harness's traffic through the store, every key under one run prefix, all of it once per run and none per
+ * The harness's traffic through the store, every key under one run prefix, once per run or per size and none per
  * point (a point's figures travel by {@link RankReduction}): rank lines go to rank 0, the reason buffers did not fit
- * comes from one rank to rank 0, diagnoses after a fault go to rank 0. Rank 0 drops what it has read.
+ * comes from one rank to rank 0, diagnoses after a fault go to rank 0, and rank 0 tells the ranks of its host when it
+ * has read the machine after a size ({@link MachineWatch}). Rank 0 drops what it has read.
  * <b>Note:</b> threadsafe as far as the store is; one per rank.
  */
 final class RankExchange {

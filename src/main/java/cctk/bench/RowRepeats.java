@@ -8,8 +8,9 @@ import java.util.Arrays;
  * One row's repeats as they are measured (each a vector the ranks combined, {@link PointStats}), and what the row
  * reports from them: the median repeat's figures (of an even number, the slower of the two middle ones, so a figure
  * is never flattered), the spread between repeats, the median of every repeat's first timed loop (what no re-timing
- * would have reported), the timed loops run and why loops were timed again, and the wrong elements of the checked
- * repeat. Every rank holds the same numbers, as the combined vectors and the votes on re-timing are the same on all.
+ * would have reported), the timed loops run and why loops were timed again, the wrong elements of the checked
+ * repeat, and the machine's cross-core reading after its size was measured ({@link MachineWatch}); a size measured
+ * again because the machine moved during it starts its repeats afresh ({@link #again}), its loops still counted. Every rank holds the same numbers, as the combined vectors and the votes on re-timing are the same on all.
  * <b>Note:</b> not threadsafe.
  */
 final class RowRepeats {
@@ -25,6 +26,10 @@ final class RowRepeats {
     private int gc;
     private int lengthened;
     private int keptDisturbed;
+    private int machine;
+    /** The first measurement's first attempts are kept: the size was measured again ({@link #again}). */
+    private boolean firstsKept;
+    private double crossCoreUs = Double.NaN;
     private long wrong = -1;
 
     /** A row of {@code repeats} repeats whose time across ranks is {@code across} ({@code max} or {@code mean}). */
@@ -43,7 +48,10 @@ final class RowRepeats {
     void add(final double[] combined, final int length, final MeasureStep.Result mine, final boolean checked) {
         final IterationStats s = PointStats.stats(combined, length);
         means[n] = s.timeUs();
-        firsts[n] = Double.isFinite(combined[PointStats.FIRST_MEAN]) ? combined[PointStats.FIRST_MEAN] : s.timeUs();
+        if (!firstsKept) {
+            firsts[n] = Double.isFinite(combined[PointStats.FIRST_MEAN]) ? combined[PointStats.FIRST_MEAN]
+                : s.timeUs();
+        }
         stats[n] = s;
         iters[n] = length - PointStats.SLOTS;
         n++;
@@ -55,6 +63,24 @@ final class RowRepeats {
         if (checked) {
             wrong = PointStats.wrong(combined);
         }
+    }
+
+    /**
+     * Forgets the repeats measured so far, to measure them again: the machine's cross-core reading moved during them
+     * ({@link MachineWatch}). The loops they ran still count in the attempts, the first attempts' figure stays the
+     * first measurement's, and the row says it was measured again ("machine 1").
+     */
+    void again() {
+        machine++;
+        n = 0;
+        wrong = -1;
+        keptDisturbed = 0;
+        firstsKept = true;
+    }
+
+    /** The machine's cross-core reading (µs) taken after the row's size was measured; NaN for none. */
+    void machine(final double us) {
+        crossCoreUs = us;
     }
 
     /** The repeats added so far. */
@@ -85,15 +111,16 @@ final class RowRepeats {
         final double spread = n < 2 ? Double.NaN : 100 * (hi - lo) / time;
         final double first = firsts[medianIndex(firsts)];
         return new Result.Obtained(n, iters[median], attempts, Numbers.significant(spread), Numbers.significant(lo),
-            Numbers.significant(hi), Numbers.significant(first), retimed(), across);
+            Numbers.significant(hi), Numbers.significant(first), retimed(), across, Numbers.significant(crossCoreUs));
     }
 
     /**
-     * Why loops were timed again, or null: {@code "jit 2, gc 1, short 1; 1 kept disturbed"} ("short": with more
-     * calls, as the loop at its median call filled less than half the window).
+     * Why loops were timed again, or null: {@code "jit 2, gc 1, short 1, machine 1; 1 kept disturbed"} ("short": with
+     * more calls, as the loop at its median call filled less than half the window; "machine": every repeat again, as
+     * the machine's cross-core reading moved more than 2x while the size was measured).
      */
     private String retimed() {
-        if (jit == 0 && gc == 0 && lengthened == 0 && keptDisturbed == 0) {
+        if (jit == 0 && gc == 0 && lengthened == 0 && machine == 0 && keptDisturbed == 0) {
             return null;
         }
         final StringBuilder sb = new StringBuilder();
@@ -105,6 +132,9 @@ final class RowRepeats {
         }
         if (lengthened > 0) {
             sb.append(sb.length() > 0 ? ", " : "").append("short ").append(lengthened);
+        }
+        if (machine > 0) {
+            sb.append(sb.length() > 0 ? ", " : "").append("machine ").append(machine);
         }
         if (keptDisturbed > 0) {
             sb.append(sb.length() > 0 ? "; " : "").append(keptDisturbed).append(" kept disturbed");

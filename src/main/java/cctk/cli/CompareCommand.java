@@ -37,10 +37,14 @@ import picocli.CommandLine.Spec;
             + "when the median iterations agree and every run of NEW lies beyond every run of BASE; otherwise it is "
             + "'within noise'. The whole comparison is judged too: when a sign test over all cells (p < 0.01, 6 "
             + "cells or more) finds them slower and their median ratio lies beyond the tolerance and the typical "
-            + "noise, the whole run regressed even where no single cell is flagged; when cells moved beyond noise "
-            + "both ways, or moved while the machine's cross-core readings (a 1 MiB round trip between two cores, "
-            + "taken by each cctk run before and after its sweep) lie more than 2x apart, the machine changed and "
-            + "the runs are not comparable.",
+            + "noise, the whole run regressed even where no single cell is flagged.",
+            "The machine: every cctk row carries rank 0's 1 MiB round trip between two cores, read right after its "
+            + "size was measured (a size during which it moved more than 2x is measured again). A cell that moved "
+            + "beyond the tolerance while its two sides' readings lie more than 2x apart is 'machine moved' and not "
+            + "judged; when at least two cells and half of all are so, or cells moved beyond noise "
+            + "both ways, the machine changed and the runs are not comparable (for files whose rows carry no "
+            + "reading: when cells moved while the runs' readings before and after their sweeps lie more than 2x "
+            + "apart).",
             "nccl-tests' output (text or -J JSON) is read too; when one side holds only nccl-tests runs and the "
             + "other none, they are matched without the backend."},
         exitCodeListHeading = "%nExit codes:%n",
@@ -123,7 +127,8 @@ final class CompareCommand implements Callable<Integer> {
         }
         out.println("cctk: " + c.changes().size() + " compared (a change counts beyond " + Numbers.fixed(
             tolerance * 100, 0) + "% and beyond the noise): " + c.count(Comparison.Flag.REGRESSED) + " regressed, "
-            + c.count(Comparison.Flag.IMPROVED) + " improved, " + c.count(Comparison.Flag.NOISE) + " within noise; "
+            + c.count(Comparison.Flag.IMPROVED) + " improved, " + c.count(Comparison.Flag.NOISE) + " within noise, "
+            + c.count(Comparison.Flag.MACHINE) + " not judged (the machine moved); "
             + c.onlyBase() + " only in BASE, " + c.onlyNew() + " only in NEW" + repeats(c));
         out.println("cctk: noise: " + basis(c));
         out.println("cctk: whole: " + c.whole().text());

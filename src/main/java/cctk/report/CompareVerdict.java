@@ -11,11 +11,15 @@ import java.util.Locale;
  * The judgement of a comparison as a whole, over all its cells (matched measurements), which a cell by cell verdict
  * misses: a slowdown of nearly every cell that each cell's noise band hides, or cells moving beyond their noise both
  * ways, which a change of the code does not explain but a change of the machine does.
+ * Cells whose rows carry the machine's reading and moved while it differed ({@link Comparison.Flag#MACHINE}) are not
+ * judged: they count in no tally below.
  * <ul>
- *   <li>{@link Kind#MACHINE_CHANGED}: some cell was flagged while the machine's cross-core readings of the sides
- *   ({@link Drift}) lie more than {@link CrossCoreReadings#CHANGED} apart, so the machine, not the code, may have moved
- *   it; or at least {@link #MIXED_LEAST} cells regressed and as many improved beyond
- *   their noise, the fewer side at least a fifth of them, and together at least a tenth of the cells;</li>
+ *   <li>{@link Kind#MACHINE_CHANGED}: at least {@link #MIXED_LEAST} cells, and at least half of all, are
+ *   {@link Comparison.Flag#MACHINE} (a few sizes measured in another mode leave the others to judge); or, where the rows carry no reading of their own (files
+ *   before cctk read the machine after every size), some cell was flagged while the readings of the sides' runs
+ *   ({@link Drift}) lie more than {@link CrossCoreReadings#CHANGED} apart; or at least {@link #MIXED_LEAST} cells
+ *   regressed and as many improved beyond their noise, the fewer side at least a fifth of them, and together at least
+ *   a tenth of the cells;</li>
  *   <li>{@link Kind#REGRESSED} ({@link Kind#IMPROVED}): of at least {@link #MIN_CELLS} cells, those slower (faster)
  *   by more than {@link #DEAD_BAND} outnumber the others so that a one-sided sign test gives p below
  *   {@link #ALPHA}, and the median ratio over all cells lies beyond the tolerance and beyond the noise of a whole
@@ -34,11 +38,12 @@ import java.util.Locale;
  * @param medianRatio the median NEW/BASE speed ratio over all cells
  * @param regressed   cells flagged REGRESSED
  * @param improved    cells flagged IMPROVED
+ * @param machine     cells not judged as the machine differed ({@link Comparison.Flag#MACHINE})
  * @param kind        the judgement
  * @param drift       the machine's cross-core readings of both sides
  */
 public record CompareVerdict(int cells, int slower, int faster, double pSlower, double pFaster, double medianRatio,
-                             long regressed, long improved, Kind kind, Drift drift) {
+                             long regressed, long improved, long machine, Kind kind, Drift drift) {
 
     /**
      * The machine's cross-core readings of each side's runs (rank 0's 1 MiB round trip between two cores, before the
@@ -93,8 +98,11 @@ public record CompareVerdict(int cells, int slower, int faster, double pSlower, 
      * The judgement over {@code changes} with {@code tolerance} as the change that counts; {@code runNoise}: how far
      * whole runs of the sides lie apart (in logs), NaN when a side has a single run.
      */
-    static CompareVerdict of(final List<Comparison.Change> changes, final double tolerance, final double runNoise,
+    static CompareVerdict of(final List<Comparison.Change> all, final double tolerance, final double runNoise,
                              final Drift drift) {
+        final List<Comparison.Change> changes = all.stream().filter(c -> c.flag() != Comparison.Flag.MACHINE)
+            .toList();
+        final long machine = all.size() - changes.size();
         final int slower = (int) changes.stream().filter(c -> c.ratio() < 1 - DEAD_BAND).count();
         final int faster = (int) changes.stream().filter(c -> c.ratio() > 1 + DEAD_BAND).count();
         final int n = slower + faster;
@@ -104,8 +112,12 @@ public record CompareVerdict(int cells, int slower, int faster, double pSlower, 
             .toArray()));
         final long regressed = changes.stream().filter(c -> c.flag() == Comparison.Flag.REGRESSED).count();
         final long improved = changes.stream().filter(c -> c.flag() == Comparison.Flag.IMPROVED).count();
+        // rows that carry their own reading were judged cell by cell; older files only by the runs' readings
+        final boolean perRow = all.stream().anyMatch(c -> Double.isFinite(c.base().how().crossCoreUs())
+            && Double.isFinite(c.next().how().crossCoreUs()));
         final Kind kind;
-        if (regressed + improved > 0 && drift.changed() || mixed(regressed, improved, changes.size())) {
+        if (machine >= MIXED_LEAST && 2 * machine >= all.size()
+            || !perRow && regressed + improved > 0 && drift.changed() || mixed(regressed, improved, changes.size())) {
             kind = Kind.MACHINE_CHANGED;
         } else if (changes.size() >= MIN_CELLS
             && Math.abs(Math.log(median)) > threshold(changes, tolerance, runNoise)) {
@@ -115,7 +127,7 @@ public record CompareVerdict(int cells, int slower, int faster, double pSlower, 
             kind = Kind.NONE;
         }
         return new CompareVerdict(changes.size(), slower, faster, pSlower, pFaster, median, regressed, improved,
-            kind, drift);
+            machine, kind, drift);
     }
 
     private static boolean mixed(final long regressed, final long improved, final int cells) {
@@ -144,10 +156,16 @@ public record CompareVerdict(int cells, int slower, int faster, double pSlower, 
         final String counts = slower + " of " + cells + " cells slower, " + faster + " faster, " + within
             + " within ±" + Numbers.fixed(DEAD_BAND * 100, 0) + "%";
         final String median = "median new/base " + Numbers.fixed(medianRatio, 2) + "x";
-        final String readings = drift.changed() ? "; the machine's 1 MiB round trip between two cores took "
-            + drift.text() : "";
+        final String readings = (machine == 0 ? "" : "; " + machine + " cell(s) not judged, as the machine's"
+            + " 1 MiB round trip between two cores, read with them, differed more than "
+            + Numbers.plain(CrossCoreReadings.CHANGED) + "x") + (drift.changed() ? "; the machine's 1 MiB round trip"
+            + " between two cores took " + drift.text() : "");
         return switch (kind) {
-            case MACHINE_CHANGED -> drift.changed() ? "the machine changed: a 1 MiB round trip between two cores"
+            case MACHINE_CHANGED -> machine >= MIXED_LEAST ? "the machine changed: " + machine + " cells moved while"
+                + " the machine's 1 MiB round trip between two cores, read with each of them, differed more than "
+                + Numbers.plain(CrossCoreReadings.CHANGED) + "x between the sides (" + drift.text() + " before and"
+                + " after the sweeps): the runs are not comparable; rerun both sides on the same, quiet machine"
+                : drift.changed() ? "the machine changed: a 1 MiB round trip between two cores"
                 + " (rank 0's reading before and after each sweep) took " + drift.text() + ", more than "
                 + Numbers.plain(CrossCoreReadings.CHANGED) + "x apart, and " + (improved + regressed) + " cells moved"
                 + " beyond noise (" + improved + " faster, " + regressed + " slower), with the machine or the code:"

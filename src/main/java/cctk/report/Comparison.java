@@ -1,5 +1,6 @@
 package cctk.report;
 
+import cctk.results.CrossCoreReadings;
 import cctk.results.nccltests.NcclTests;
 import cctk.results.Numbers;
 import cctk.results.Result;
@@ -27,7 +28,9 @@ import java.util.Set;
  * both sides'. A cell is REGRESSED or IMPROVED only when the ratio lies beyond the tolerance and beyond the band, the
  * ratio of the median iterations (p50) agrees, the slower side's fastest iteration is slower than the faster side's
  * median one ({@link #overlap}), and every run of NEW lies beyond every run of BASE; otherwise it is
- * {@link Flag#NOISE}, "within noise". The comparison as a whole is judged too ({@link CompareVerdict}).
+ * {@link Flag#NOISE}, "within noise". A cell beyond the tolerance whose rows were measured with the machine's
+ * cross-core readings more than 2x apart on the two sides is {@link Flag#MACHINE} and not judged. The comparison as a
+ * whole is judged too ({@link CompareVerdict}).
  *
  * @param changes       every matched measurement, in BASE's order
  * @param onlyBase      measurements of BASE without a match in NEW
@@ -42,7 +45,13 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
 
     /** What a change is judged to be. */
     public enum Flag {
-        SAME(""), IMPROVED("IMPROVED"), REGRESSED("REGRESSED"), NOISE("within noise");
+        SAME(""), IMPROVED("IMPROVED"), REGRESSED("REGRESSED"), NOISE("within noise"),
+        /**
+         * Moved beyond the tolerance while the machine's cross-core readings taken with the cell on the two sides
+         * (each row's, {@link Result.Obtained#crossCoreUs}) lie more than {@link CrossCoreReadings#CHANGED} apart:
+         * the machine, not only the code, differed, and the cell is not judged.
+         */
+        MACHINE("machine moved");
 
         private final String text;
 
@@ -150,8 +159,10 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
         if (changes.size() < CompareVerdict.MIN_CELLS) {
             return changes; // too few cells to tell a lone one from a tendency
         }
-        final int slower = (int) changes.stream().filter(c -> c.ratio() < 1 - CompareVerdict.DEAD_BAND).count();
-        final int faster = (int) changes.stream().filter(c -> c.ratio() > 1 + CompareVerdict.DEAD_BAND).count();
+        final int slower = (int) changes.stream().filter(c -> c.flag() != Flag.MACHINE
+            && c.ratio() < 1 - CompareVerdict.DEAD_BAND).count();
+        final int faster = (int) changes.stream().filter(c -> c.flag() != Flag.MACHINE
+            && c.ratio() > 1 + CompareVerdict.DEAD_BAND).count();
         final boolean slowerTrend = SignTest.atLeast(slower, slower + faster) < LONE_ALPHA;
         final boolean fasterTrend = SignTest.atLeast(faster, slower + faster) < LONE_ALPHA;
         final List<Change> out = new ArrayList<>(changes.size());
@@ -204,6 +215,8 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
         final Flag flag;
         if (ratio >= 1 - tolerance && ratio <= 1 + tolerance) {
             flag = Flag.SAME;
+        } else if (CrossCoreReadings.changed(machine(bs), machine(ns))) {
+            flag = Flag.MACHINE;
         } else if (Math.abs(Math.log(ratio)) <= Math.log1p(spread)) {
             flag = Flag.NOISE;
         } else if (!Double.isNaN(median) && (slower ? median >= 1 - tolerance : median <= 1 + tolerance)) {
@@ -216,6 +229,15 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
             flag = slower ? Flag.REGRESSED : Flag.IMPROVED;
         }
         return new Change(b, n, ratio, spread, median, runs.clone(), flag, basis);
+    }
+
+    /**
+     * The machine's cross-core reading with which one side's runs measured a cell: the median of their rows' readings,
+     * NaN where none carries one.
+     */
+    static double machine(final List<Result> rs) {
+        return OutlierRuns.median(rs.stream().mapToDouble(r -> r.how().crossCoreUs()).filter(Double::isFinite)
+            .toArray());
     }
 
     /** Of several runs' measurements, the one at their median time (the slower middle one of an even number). */

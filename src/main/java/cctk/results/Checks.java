@@ -114,6 +114,7 @@ public final class Checks {
         figure("repeat_min_us", r.how().repeatMinUs());
         figure("repeat_max_us", r.how().repeatMaxUs());
         figure("first_time_us", r.how().firstTimeUs());
+        figure("crosscore_us", r.how().crossCoreUs());
         if (r.root() > Column.MAX_WORLD) {
             throw bad("root", Integer.toString(r.root()), "outside 0 .. " + Column.MAX_WORLD);
         }

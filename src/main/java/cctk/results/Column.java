@@ -43,7 +43,8 @@ public enum Column {
     REPEAT_MAX_US("repeat_max_us", Scope.ROW, Kind.NUMBER),
     FIRST_TIME_US("first_time_us", Scope.ROW, Kind.NUMBER),
     RETIMED("retimed", Scope.ROW, Kind.TEXT),
-    TIME_ACROSS_RANKS("time_across_ranks", Scope.ROW, Kind.TEXT);
+    TIME_ACROSS_RANKS("time_across_ranks", Scope.ROW, Kind.TEXT),
+    CROSSCORE_US("crosscore_us", Scope.ROW, Kind.NUMBER);
 
     /** Where a column appears. */
     public enum Scope {
@@ -157,6 +158,7 @@ public enum Column {
             case FIRST_TIME_US -> finite(r.how().firstTimeUs());
             case RETIMED -> r.how().retimed();
             case TIME_ACROSS_RANKS -> r.how().timeAcrossRanks();
+            case CROSSCORE_US -> finite(r.how().crossCoreUs());
         };
     }
 

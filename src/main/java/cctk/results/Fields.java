@@ -73,7 +73,7 @@ final class Fields {
             whole(Column.ITERS, 0)), (int) Math.min(Integer.MAX_VALUE,
             Math.max(repeats, whole(Column.ATTEMPTS, repeats))), number(Column.SPREAD_PCT),
             number(Column.REPEAT_MIN_US), number(Column.REPEAT_MAX_US), number(Column.FIRST_TIME_US),
-            text(Column.RETIMED), text(Column.TIME_ACROSS_RANKS));
+            text(Column.RETIMED), text(Column.TIME_ACROSS_RANKS), number(Column.CROSSCORE_US));
     }
 
     private long whole(final Column c, final long absent) {

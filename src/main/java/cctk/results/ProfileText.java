@@ -89,15 +89,19 @@ final class ProfileText {
 
     /**
      * {@code Tensor Size: 100,000,000 elements (400 MB) float32}: the size as it was asked, 400 MB rather than
-     * 381.47 MiB, 4 MiB rather than 4.19 MB.
+     * 381.47 MiB, 4 MiB rather than 4.19 MB; and where the rows carry it, the machine's cross-core reading taken right
+     * after the size was measured ({@code | machine: 1 MiB cross-core round trip 52 µs}).
      */
     private static String heading(final Line l) {
         if (l.dtype() == null) {
             return "No data (synchronisation only)";
         }
         final long elements = l.requestedBytes() / Math.max(1, l.elementBytes());
+        final double machine = l.results().stream().mapToDouble(r -> r.how().crossCoreUs()).filter(Double::isFinite)
+            .findFirst().orElse(Double.NaN);
         return "Tensor Size: " + Numbers.grouped(elements) + " elements (" + Numbers.size(l.requestedBytes()) + ") "
-            + l.dtype();
+            + l.dtype() + (Double.isFinite(machine) ? " | machine: 1 MiB cross-core round trip "
+            + Numbers.fixed(machine, 0) + " µs" : "");
     }
 
     private static void appendMeasurement(final StringBuilder sb, final Result m, final boolean data) {

@@ -53,9 +53,14 @@ public record Result(Run run, String collective, String dtype, String op, int ro
      * @param timeAcrossRanks how a repeat's time was made of the ranks' means per call: {@code max} (the slowest
      *                    rank's) or {@code mean} (their mean, nccl-tests' default); null when the file does not say
      *                    (cctk before it could choose: max)
+     * @param crossCoreUs the machine as the row was measured: rank 0's 1 MiB round trip between two of its cores (µs)
+     *                    taken right after the row's size was measured ({@code cctk.bench.MachineWatch}); a size
+     *                    during which it moved more than 2x was measured again. NaN where none was taken (one CPU,
+     *                    nccl, older files)
      */
     public record Obtained(int repeats, int iters, int attempts, double spreadPct, double repeatMinUs,
-                           double repeatMaxUs, double firstTimeUs, String retimed, String timeAcrossRanks) {
+                           double repeatMaxUs, double firstTimeUs, String retimed, String timeAcrossRanks,
+                           double crossCoreUs) {
 
         /** What a file that does not record it says: nothing. */
         public static final Obtained UNKNOWN = new Obtained(0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
@@ -66,6 +71,14 @@ public record Result(Run run, String collective, String dtype, String op, int ro
                         final double repeatMinUs, final double repeatMaxUs, final double firstTimeUs,
                         final String retimed) {
             this(repeats, iters, attempts, spreadPct, repeatMinUs, repeatMaxUs, firstTimeUs, retimed, null);
+        }
+
+        /** Figures without a reading of the machine. */
+        public Obtained(final int repeats, final int iters, final int attempts, final double spreadPct,
+                        final double repeatMinUs, final double repeatMaxUs, final double firstTimeUs,
+                        final String retimed, final String timeAcrossRanks) {
+            this(repeats, iters, attempts, spreadPct, repeatMinUs, repeatMaxUs, firstTimeUs, retimed, timeAcrossRanks,
+                Double.NaN);
         }
 
         /** True when the file recorded how the row was obtained. */

@@ -96,4 +96,68 @@ class CompareMachineTest {
         assertThat(c.whole().kind()).isEqualTo(CompareVerdict.Kind.REGRESSED);
         assertThat(c.regressed()).isTrue();
     }
+
+    /** {@code set}'s rows, each carrying the reading {@code us[cell]} (cells in CompareRuns' order; one: for all). */
+    private static ResultSet read(final ResultSet set, final double... us) {
+        final List<Result> out = new ArrayList<>();
+        int cell = 0;
+        for (final Result r : set.results()) {
+            final Result.Obtained h = r.how();
+            final Result.Obtained with = new Result.Obtained(h.repeats(), h.iters(), h.attempts(), h.spreadPct(),
+                h.repeatMinUs(), h.repeatMaxUs(), h.firstTimeUs(), h.retimed(), h.timeAcrossRanks(),
+                us[Math.min(cell++, us.length - 1)]);
+            out.add(new Result(r.run(), r.collective(), r.dtype(), r.op(), r.root(), r.sizeBytes(), r.count(),
+                r.inPlace(), r.timeUs(), r.minUs(), r.p50Us(), r.p99Us(), r.cvPct(), r.algBw(), r.busBw(), r.wrong(),
+                r.skipped(), with));
+        }
+        return new ResultSet(out, List.of());
+    }
+
+    @Test
+    void aSizeMeasuredInTheOtherModeIsNotJudgedAndTheRestIs() {
+        // a rerun of the same code: NEW's 1 and 4 MiB all_reduce were measured with the machine in its slow mode
+        // (their rows read 300 µs against 55), and moved 2.5-3x; every other cell is as in BASE
+        final Random rnd = new Random(7);
+        final ResultSet base = read(run("base.json", 55, 58, rnd, 1), 55);
+        final double[] modes = new double[2 * CompareRuns.SIZES.length];
+        java.util.Arrays.fill(modes, 55);
+        modes[4] = 300;
+        modes[5] = 300;
+        final ResultSet next = read(run("next.json", 56, 57, rnd, slowMode()), modes);
+        final Comparison c = Comparison.of(base, next, 0.1, 0);
+        assertThat(c.count(Comparison.Flag.MACHINE)).isEqualTo(2);
+        assertThat(c.count(Comparison.Flag.REGRESSED)).isZero();
+        assertThat(c.regressed()).isFalse();
+        assertThat(c.whole().kind()).isEqualTo(CompareVerdict.Kind.NONE);
+        assertThat(c.whole().cells()).as("judged cells").isEqualTo(14);
+        assertThat(c.whole().text()).contains("2 cell(s) not judged, as the machine's 1 MiB round trip between two"
+            + " cores, read with them, differed more than 2x");
+    }
+
+    @Test
+    void theSameSlowCellsAreARegressionWhereTheirRowsReadTheSameMachine() {
+        final Random rnd = new Random(7);
+        final ResultSet base = read(run("base.json", 55, 58, rnd, 1), 55);
+        final ResultSet next = read(run("next.json", 56, 57, rnd, slowMode()), 57);
+        final Comparison c = Comparison.of(base, next, 0.1, 0);
+        assertThat(c.count(Comparison.Flag.MACHINE)).isZero();
+        assertThat(c.count(Comparison.Flag.REGRESSED)).isEqualTo(2);
+        assertThat(c.regressed()).isTrue();
+    }
+
+    @Test
+    void aRunMeasuredMostlyInTheOtherModeIsNotComparable() {
+        // every cell slower and read in the other mode: nothing can be judged, and that is no pass
+        final Random rnd = new Random(7);
+        final double[] slow = new double[2 * CompareRuns.SIZES.length];
+        java.util.Arrays.fill(slow, 1.8);
+        final ResultSet base = read(run("base.json", 55, 58, rnd, 1), 55);
+        final ResultSet next = read(run("next.json", 290, 300, rnd, slow), 300);
+        final Comparison c = Comparison.of(base, next, 0.1, 0);
+        assertThat(c.count(Comparison.Flag.MACHINE)).isEqualTo(16);
+        assertThat(c.whole().kind()).isEqualTo(CompareVerdict.Kind.MACHINE_CHANGED);
+        assertThat(c.whole().fails()).isTrue();
+        assertThat(c.whole().text()).startsWith("the machine changed: 16 cells moved while the machine's 1 MiB round"
+            + " trip between two cores, read with each of them, differed more than 2x between the sides");
+    }
 }
