@@ -53,6 +53,11 @@ class ResultFormatTest {
             1, 2, 3, 4, 0, null));
         out.add(new Result(run, "barrier", null, null, -1, 0, 0, false, 17.25, 16, 17, 18, 1.5, Double.NaN,
             Double.NaN, -1, null));
+        // how a row was obtained, every field of it: repeats, loops, spread, the first attempts, why loops were timed
+        // again, the time across ranks and the machine read after its size
+        out.add(new Result(run, "all_gather", "float32", null, -1, 1 << 20, 1 << 18, false, 10.25, 9, 10, 14, 3.5,
+            102.3, 51.15, 0, null, new Result.Obtained(3, 400, 5, 12.5, 9.5, 10.75, 10.5, "jit 1, machine 1", "max",
+            261.3)));
         for (final String odd : ODD) {
             out.add(Result.skipped(run, odd.isBlank() ? "alltoall" : odd, "int8", null, -1, 9_007_199_254_740_993L,
                 9_007_199_254_740_993L, true, odd.isEmpty() ? "why" : odd));
@@ -134,7 +139,7 @@ class ResultFormatTest {
         assertThat(names).doesNotHaveDuplicates().hasSize(Column.values().length);
         assertThat(Column.csvHeader(false)).isEqualTo("backend,world_size,collective,dtype,op,root,size_bytes,"
             + "count,in_place,time_us,min_us,p50_us,p99_us,cv_pct,algbw_gbps,busbw_gbps,wrong,skipped,repeats,iters,attempts,"
-            + "spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed,time_across_ranks");
+            + "spread_pct,repeat_min_us,repeat_max_us,first_time_us,retimed,time_across_ranks,crosscore_us");
         final Map<String, Object> row = ResultJson.row(results(run()).get(0));
         assertThat(row.keySet()).containsExactlyElementsOf(Column.csv(false).stream()
             .filter(c -> c.scope() == Column.Scope.ROW).map(Column::header).toList());
