@@ -6,8 +6,8 @@ import java.util.function.Function;
 
 /**
  * The machine as every size of a sweep is measured: rank 0 takes a quick cross-core reading ({@link CrossCore#quick})
- * before the first size and after each one, while the ranks of its host wait on the store (off the CPUs the reading
- * needs) and the others wait in the next collective. Each row carries the reading taken after its size; a size during
+ * before the first size and after each one, once every rank's compilers are idle, while the ranks of its host wait
+ * on the store (off the CPUs the reading needs) and the others wait in the next collective. Each row carries the reading taken after its size; a size during
  * which the reading moved more than {@link CrossCoreReadings#CHANGED} (the machine changed while it was measured, as
  * this project's VM does when the hypervisor places its virtual CPUs anew: shared-memory figures move up to 2x both
  * ways with it) is measured once more, so that a row is not half one machine and half the other. Rank 0 decides; one
@@ -87,8 +87,16 @@ final class MachineWatch {
         return again;
     }
 
-    /** Rank 0's reading, rounded to 0.1 µs (NaN elsewhere, or when none could be taken or it was disturbed). */
+    /** How long every rank waits for its own compilers to go idle before a reading (a compile takes a core). */
+    static final long QUIET_NANOS = 50_000_000L;
+
+    /**
+     * Rank 0's reading, rounded to 0.1 µs (NaN elsewhere, or when none could be taken or it was disturbed), once every
+     * rank's compilers are idle (at most {@link #QUIET_NANOS}; a barrier then lets rank 0 start).
+     */
     private double read() {
+        step.compilers().awaitIdle(QUIET_NANOS);
+        comm.barrier();
         final String key = "machine-size/" + readings++;
         if (comm.rank() != 0) {
             if (waitsOnStore) {
