@@ -228,7 +228,8 @@ public final class Harness {
     /**
      * The points of one type and size, each measured {@code repeats} times in separate timed loops, interleaved: every
      * repeat runs all of them (in reverse order every other repeat, so no point always follows the same one), and the
-     * last one also checks. Then the machine is read ({@link MachineWatch}); where it moved while the block was
+     * last one also checks; a repeat still disturbed after its re-timings is replaced by one more after the others
+     * ({@link RowRepeats#wantsAnother}). Then the machine is read ({@link MachineWatch}); where it moved while the block was
      * measured, the block is measured once more. Their rows are written once the block is measured.
      */
     private void measureBlock(final List<SweepPlan.Point> block, final Group group, final int done, final int total) {
@@ -248,6 +249,15 @@ public final class Harness {
                     if (row.repeats() != null) {
                         current = row.point();
                         measureOnce(row, r == repeats - 1);
+                    }
+                }
+            }
+            // a repeat still disturbed after its re-timings is replaced, now that the block's other rows ran
+            for (int extra = 0; extra < RowRepeats.EXTRA; extra++) {
+                for (final PointRows.Row row : rows) {
+                    if (row.repeats() != null && row.repeats().wantsAnother()) {
+                        current = row.point();
+                        measureOnce(row, false);
                     }
                 }
             }

@@ -92,11 +92,11 @@ final class MachineWatch {
 
     /**
      * Rank 0's reading, rounded to 0.1 µs (NaN elsewhere, or when none could be taken or it was disturbed), once every
-     * rank's compilers are idle (at most {@link #QUIET_NANOS}; a barrier then lets rank 0 start).
+     * rank's compilers are idle (at most {@link #QUIET_NANOS}; a vote then lets rank 0 start).
      */
     private double read() {
         step.compilers().awaitIdle(QUIET_NANOS);
-        comm.barrier();
+        step.anyRank(false); // every rank's compilers idle (a vote is a barrier)
         final String key = "machine-size/" + readings++;
         if (comm.rank() != 0) {
             if (waitsOnStore) {

@@ -47,9 +47,11 @@ public record Result(Run run, String collective, String dtype, String op, int ro
      * @param repeatMinUs the fastest repeat's time, NaN when unknown
      * @param repeatMaxUs the slowest repeat's time, NaN when unknown
      * @param firstTimeUs the median over repeats of each repeat's first attempt: the time with no re-timing
-     * @param retimed     why loops were timed again ({@code "jit 2, gc 1, short 1"}: a compile, a collection, a loop
-     *                    whose median call filled less than half its window; {@code "; 1 kept disturbed"} when a
-     *                    repeat was still disturbed on its last attempt), or null when none was
+     * @param retimed     why loops were timed again ({@code "jit 2, gc 1, short 1, machine 1"}: a compile, a
+     *                    collection, a loop whose median call filled less than half its window, the size measured
+     *                    again as the machine moved; {@code "; 1 disturbed repeat left out"} when a repeat was still
+     *                    disturbed on its last attempt and was replaced by one more, {@code "; 3 kept disturbed"} when
+     *                    no undisturbed repeat was left), or null when none was
      * @param timeAcrossRanks how a repeat's time was made of the ranks' means per call: {@code max} (the slowest
      *                    rank's) or {@code mean} (their mean, nccl-tests' default); null when the file does not say
      *                    (cctk before it could choose: max)
