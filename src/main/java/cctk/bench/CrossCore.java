@@ -36,6 +36,8 @@ final class CrossCore {
      * compile would take a core from one of the probe's two threads.
      */
     static final long QUIET_NANOS = 300_000_000L;
+    /** A quick reading's round trip this long (µs) beside a compile waited for a core: a scheduler time slice. */
+    private static final double SLICE_US = 1000;
     /** A reading whose lower quartile is this many times its fastest round trip was disturbed. */
     private static final int DISTURBED = 3;
     /** Readings taken at most, while they are disturbed. */
@@ -106,8 +108,12 @@ final class CrossCore {
             final long before = compilers.cpuNanos();
             final long t0 = System.nanoTime();
             final Reading r = once(tripsAtMost, budgetNanos);
+            // beside a compile, a reading is disturbed where its turns waited for a core: all of them (a full
+            // reading), or long enough for a time slice (a quick one, whose 24 turns a compile beside them often
+            // left at 53 µs against a fastest 52)
+            final boolean compiling = compilers.cpuNanos() - before > (System.nanoTime() - t0) / 2;
             final boolean disturbed = r.roundTripUs() > DISTURBED * r.fastestUs()
-                || compilers.cpuNanos() - before > (System.nanoTime() - t0) / 2;
+                || compiling && (quietNanos >= QUIET_NANOS || r.roundTripUs() >= SLICE_US);
             final Reading k = new Reading(r.roundTripUs(), r.trips(), r.fastestUs(), disturbed, r.why());
             if (best == null || Double.isNaN(best.roundTripUs()) || best.disturbed() && (!disturbed
                 || k.roundTripUs() < best.roundTripUs())) {
@@ -160,7 +166,9 @@ final class CrossCore {
      */
     private static int play(final int me, final HostMemory[] bufs, final AtomicLong turn, final long[] stamps,
                             final long budgetNanos) {
-        final long began = System.nanoTime();
+        // the budget runs from the helper's first turn: a thread that took milliseconds to start on a busy machine
+        // left a quick reading with 2 round trips, or none
+        long began = Long.MAX_VALUE;
         int stamped = 0;
         for (long k = me; ; k += 2) {
             final long waitFrom = System.nanoTime();
@@ -174,6 +182,9 @@ final class CrossCore {
             if (stamps != null) {
                 final long now = System.nanoTime();
                 stamps[stamped++] = now;
+                if (stamped == 2) {
+                    began = now;
+                }
                 if (stamped == stamps.length || now - began > budgetNanos) {
                     turn.set(Long.MIN_VALUE);
                     return stamped;
