@@ -262,7 +262,8 @@ public final class Harness {
                 }
             }
             final long took = System.nanoTime() - began;
-            if (!watch.measuredAgain(!again && took <= againBudgetNanos)) {
+            // raw measurement (retime: false) times nothing again, for the machine neither; the reading is kept
+            if (!watch.measuredAgain(!again && spec.benchmark().retime() && took <= againBudgetNanos)) {
                 break;
             }
             againBudgetNanos -= took;

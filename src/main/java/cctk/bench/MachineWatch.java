@@ -11,7 +11,8 @@ import java.util.function.Function;
  * which the reading moved more than {@link CrossCoreReadings#CHANGED} (the machine changed while it was measured, as
  * this project's VM does when the hypervisor places its virtual CPUs anew: shared-memory figures move up to 2x both
  * ways with it) is measured once more, so that a row is not half one machine and half the other. Rank 0 decides; one
- * vote tells every rank. Not for nccl (the GPUs move its data, not the host's cores), nor on one CPU (no reading).
+ * vote tells every rank; raw measurement ({@code retime: false}) measures nothing again and keeps the readings. Not
+ * for nccl (the GPUs move its data, not the host's cores), nor on one CPU (no reading).
  * <b>Note:</b> not threadsafe: the sweep's thread drives it.
  */
 final class MachineWatch {

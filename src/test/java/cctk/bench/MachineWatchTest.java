@@ -68,7 +68,7 @@ class MachineWatchTest {
         final List<MessageSize> sizes = java.util.stream.IntStream.range(0, n)
             .mapToObj(i -> new MessageSize(4096L << i, false)).toList();
         return HarnessTest.bench(List.of(CollectiveType.ALL_REDUCE, CollectiveType.BROADCAST), List.of(DType.FLOAT32),
-            List.of(ReduceOp.SUM), sizes, 1, Benchmark.InPlace.OUT_OF_PLACE).withRepeats(2, false);
+            List.of(ReduceOp.SUM), sizes, 1, Benchmark.InPlace.OUT_OF_PLACE).withRepeats(2, true);
     }
 
     private static List<Result> ofSize(final ResultSet set, final long bytes) {
@@ -96,7 +96,7 @@ class MachineWatchTest {
         });
         final String text = Files.readString(HarnessTest.file(dir, ".txt"));
         assertThat(text).contains("(4 KiB) float32 | machine: 1 MiB cross-core round trip 300 µs",
-            "(8 KiB) float32 | machine: 1 MiB cross-core round trip 310 µs", "(machine 1)",
+            "(8 KiB) float32 | machine: 1 MiB cross-core round trip 310 µs", "machine 1)",
             "1 size(s) measured again, as the machine's cross-core reading moved more than 2x");
         assertThat(Files.readString(HarnessTest.file(dir, ".json"))).contains("\"sizes_measured_again_machine\": 1");
         final List<String> csv = Files.readAllLines(HarnessTest.file(dir, ".csv"));
@@ -131,6 +131,20 @@ class MachineWatchTest {
             assertThat(r.how().crossCoreUs()).isBetween(50.0, 60.0);
             assertThat(r.how().retimed() == null || !r.how().retimed().contains("machine")).isTrue();
         });
+    }
+
+    @Test
+    void rawMeasurementMeasuresNothingAgainAndKeepsTheReadings() throws IOException {
+        final Script script = new Script(50, 300, 310);
+        final ResultSet set = run(HarnessTest.bench(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT32),
+            List.of(ReduceOp.SUM), List.of(new MessageSize(4096, false), new MessageSize(8192, false)), 1,
+            Benchmark.InPlace.OUT_OF_PLACE).withRepeats(2, false), script, new StringWriter());
+        assertThat(script.taken.get()).isEqualTo(3);
+        assertThat(set.results()).hasSize(2).allSatisfy(r -> {
+            assertThat(r.how().retimed()).isNull();
+            assertThat(r.how().attempts()).isEqualTo(2);
+        });
+        assertThat(set.results().stream().map(r -> r.how().crossCoreUs()).toList()).containsExactly(300.0, 310.0);
     }
 
     @Test
