@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * quick one before the first size and after every size ({@link MachineWatch}: each row carries it, and a size it moved
  * during is measured again); {@code cctk compare} does not judge a cell whose two sides' readings differ by more than
  * {@link CrossCoreReadings#CHANGED}.
- * A reading costs 5-40 ms (a quick one 1-12 ms). On a machine with one CPU there is no other core to hand to, and none is taken.
+ * A reading costs 5-40 ms (a quick one 1-12 ms). On a machine with one CPU there is no other core to hand to, and
+ * none is taken.
  * <b>Note:</b> threadsafe (each reading has its own buffers and thread).
  */
 final class CrossCore {
@@ -36,7 +37,7 @@ final class CrossCore {
      * compile would take a core from one of the probe's two threads.
      */
     static final long QUIET_NANOS = 300_000_000L;
-    /** A quick reading's round trip this long (µs) beside a compile waited for a core: a scheduler time slice. */
+    /** A quick reading's lower quartile this long (µs) waited for a core: a scheduler time slice. */
     private static final double SLICE_US = 1000;
     /** A reading whose lower quartile is this many times its fastest round trip was disturbed. */
     private static final int DISTURBED = 3;
@@ -83,7 +84,7 @@ final class CrossCore {
      * turns waited for a core).
      */
     static Reading measure(final CompilerThreads compilers) {
-        return measure(compilers, TRIPS, BUDGET_NANOS, TRIES, QUIET_NANOS);
+        return measure(compilers, TRIPS, BUDGET_NANOS, TRIES, false);
     }
 
     /**
@@ -92,15 +93,16 @@ final class CrossCore {
      * every size of a sweep.
      */
     static Reading quick(final CompilerThreads compilers) {
-        return measure(compilers, QUICK_TRIPS, QUICK_BUDGET_NANOS, 2, QUICK_QUIET_NANOS);
+        return measure(compilers, QUICK_TRIPS, QUICK_BUDGET_NANOS, 2, true);
     }
 
     private static Reading measure(final CompilerThreads compilers, final int tripsAtMost, final long budgetNanos,
-                                   final int tries, final long quietNanos) {
+                                   final int tries, final boolean quick) {
         if (Runtime.getRuntime().availableProcessors() < 2) {
             return Reading.none("one CPU");
         }
-        if (quietNanos < QUIET_NANOS) {
+        final long quietNanos = quick ? QUICK_QUIET_NANOS : QUIET_NANOS;
+        if (quick) {
             compilers.awaitIdle(quietNanos); // a full reading's caller waited already
         }
         Reading best = null;
@@ -108,18 +110,20 @@ final class CrossCore {
             final long before = compilers.cpuNanos();
             final long t0 = System.nanoTime();
             final Reading r = once(tripsAtMost, budgetNanos);
-            // beside a compile, a reading is disturbed where its turns waited for a core: all of them (a full
-            // reading), or long enough for a time slice (a quick one, whose 24 turns a compile beside them often
-            // left at 53 µs against a fastest 52)
+            // a full reading is disturbed where most of its turns waited for a core (its lower quartile far above its
+            // fastest) or a compile ran beside it (then every turn waited, the fastest too); a quick one, which only
+            // tells the modes apart, where its lower quartile is a time slice: a compile beside it often left its 24
+            // turns at 53 µs against a fastest of 52, and a mode that changed during it left a few fast turns among
+            // slow ones, and either made 1 in 5 of them come back empty
             final boolean compiling = compilers.cpuNanos() - before > (System.nanoTime() - t0) / 2;
-            final boolean disturbed = r.roundTripUs() > DISTURBED * r.fastestUs()
-                || compiling && (quietNanos >= QUIET_NANOS || r.roundTripUs() >= SLICE_US);
+            final boolean disturbed = quick ? r.roundTripUs() >= SLICE_US
+                : r.roundTripUs() > DISTURBED * r.fastestUs() || compiling;
             final Reading k = new Reading(r.roundTripUs(), r.trips(), r.fastestUs(), disturbed, r.why());
             if (best == null || Double.isNaN(best.roundTripUs()) || best.disturbed() && (!disturbed
                 || k.roundTripUs() < best.roundTripUs())) {
                 best = k;
             }
-            if (!disturbed) {
+            if (!disturbed && !Double.isNaN(r.roundTripUs())) {
                 break;
             }
             compilers.awaitIdle(quietNanos);

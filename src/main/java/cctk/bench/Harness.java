@@ -2,7 +2,6 @@ package cctk.bench;
 
 import cctk.CctkException;
 import cctk.ExitCode;
-import cctk.coll.Collective;
 import cctk.coll.Group;
 import cctk.comm.Communicator;
 import cctk.comm.Store;
@@ -19,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The sweep: first its buffers, once, at the largest layout of the plan ({@link SweepBuffers}), then the JIT
@@ -51,20 +51,13 @@ public final class Harness {
     private final RankExchange exchange;
     private final BufferData data = new BufferData();
     private final MeasureStep step;
-    private java.util.function.Function<CompilerThreads, CrossCore.Reading> probe = CrossCore::quick;
+    private Function<CompilerThreads, CrossCore.Reading> probe = CrossCore::quick;
     private MachineWatch watch;
-    /** The time left for sizes measured again for the machine (ns): the fixed costs' share of the job's limit. */
-    private long againBudgetNanos;
+    /** The sizes' repeats and their tallies; null until the buffers are there. */
+    private BlockRepeats blocks;
     private final Object ending = new Object();
     private SweepBuffers buffers;
     private RankReduction reduction;
-    private double[] figures;
-    private boolean anyWrong;
-    private double dataNanos;
-    private double dataBytes;
-    private long loopNanos;
-    private long loops;
-    private long myDataNanos;
     private ResultFiles files;
     private Run run;
     private volatile SweepPlan.Point current;
@@ -110,7 +103,7 @@ public final class Harness {
         step.waitBudget((long) (share * 1e9));
         try {
             buffers = SweepBuffers.allocate(comm, plan, step, exchange);
-            figures = new double[PointStats.SLOTS + b.maxLoopIters()];
+            final double[] figures = new double[PointStats.SLOTS + b.maxLoopIters()];
             reduction = new RankReduction(comm, figures.length);
             // the machine before anything is timed, with every rank's compilers idle and the other ranks waiting on
             // the store (off the CPUs)
@@ -120,7 +113,8 @@ public final class Harness {
             final String host0 = exchange.fromZero("machine", comm.rank() == 0 ? ctx.rank().host() : null);
             watch = new MachineWatch(comm, exchange, step, MachineWatch.watches(comm.backend()),
                 host0.equals(ctx.rank().host()), probe);
-            againBudgetNanos = (long) Math.min(Long.MAX_VALUE / 2, share * 1e9);
+            blocks = new BlockRepeats(comm, b, step, buffers, reduction, figures, watch,
+                (long) Math.min(Long.MAX_VALUE / 2, share * 1e9), p -> current = p);
             final JitWarmUp.Outcome jit = new JitWarmUp(comm, step, buffers, !b.inPlace().runsOutOfPlace(),
                 Math.min(b.jitWarmupSeconds(), share)).run(plan.points(), group);
             final List<String> ranks = exchange.gatherText("rank", rankInfo().encode());
@@ -154,7 +148,8 @@ public final class Harness {
             if (files != null) {
                 files.machine(machineAfter.asJson());
                 files.costs(SweepCosts.of(began, sweeping, swept, jit.seconds(), new SweepCosts.Inside(
-                    loopNanos, loops, step.warmUpNanos(), step.compilerWaitNanos(), myDataNanos),
+                    blocks.loopNanos(), blocks.loops(), step.warmUpNanos(), step.compilerWaitNanos(),
+                    blocks.myDataNanos()),
                     plan.points().size()));
                 final Map<String, Object> jitRun = step.jitDuringSweep();
                 if (watch.sizesAgain() > 0) {
@@ -172,7 +167,7 @@ public final class Harness {
             release();
         }
         if (files != null) {
-            files.fillCheck(dataBytes / comm.size(), dataNanos / comm.size() / 1e9);
+            files.fillCheck(blocks.dataBytes() / comm.size(), blocks.dataNanos() / comm.size() / 1e9);
         }
         finish(null, ExitCode.OK);
         exchange.dropAll();
@@ -185,7 +180,8 @@ public final class Harness {
             }
             return new SweepResult(ExitCode.ENVIRONMENT, files == null ? List.of() : files.results());
         }
-        return new SweepResult(anyWrong ? ExitCode.FAILED : ExitCode.OK, files == null ? List.of() : files.results());
+        return new SweepResult(blocks != null && blocks.anyWrong() ? ExitCode.FAILED : ExitCode.OK,
+            files == null ? List.of() : files.results());
     }
 
     private void measureAll(final List<SweepPlan.Point> plan, final Group group) {
@@ -226,59 +222,18 @@ public final class Harness {
     }
 
     /**
-     * The points of one type and size, each measured {@code repeats} times in separate timed loops, interleaved: every
-     * repeat runs all of them (in reverse order every other repeat, so no point always follows the same one), and the
-     * last one also checks; a repeat still disturbed after its re-timings is replaced by one more after the others
-     * ({@link RowRepeats#wantsAnother}). Then the machine is read ({@link MachineWatch}); where it moved while the block was
-     * measured, the block is measured once more. Their rows are written once the block is measured.
+     * The points of one type and size, measured together ({@link BlockRepeats}: interleaved repeats, disturbed ones
+     * replaced, measured again where the machine moved); their rows are written once the block is measured.
      */
     private void measureBlock(final List<SweepPlan.Point> block, final Group group, final int done, final int total) {
-        final int repeats = Math.max(1, spec.benchmark().repeats());
         final List<PointRows.Row> rows = new ArrayList<>();
         for (final SweepPlan.Point p : block) {
             current = p;
             ctx.hook().beforePoint(comm.rank(), p.size() == null ? -1 : spec.benchmark().sizes().indexOf(p.size()));
-            rows.addAll(PointRows.of(p, group, repeats, spec.benchmark(), comm, buffers, run));
+            rows.addAll(PointRows.of(p, group, Math.max(1, spec.benchmark().repeats()), spec.benchmark(), comm,
+                buffers, run));
         }
-        boolean again = false;
-        while (true) {
-            final long began = System.nanoTime();
-            for (int r = 0; r < repeats; r++) {
-                for (int k = 0; k < rows.size(); k++) {
-                    final PointRows.Row row = rows.get(r % 2 == 0 ? k : rows.size() - 1 - k);
-                    if (row.repeats() != null) {
-                        current = row.point();
-                        measureOnce(row, r == repeats - 1);
-                    }
-                }
-            }
-            // a repeat still disturbed after its re-timings is replaced, now that the block's other rows ran
-            for (int extra = 0; extra < RowRepeats.EXTRA; extra++) {
-                for (final PointRows.Row row : rows) {
-                    if (row.repeats() != null && row.repeats().wantsAnother()) {
-                        current = row.point();
-                        measureOnce(row, false);
-                    }
-                }
-            }
-            final long took = System.nanoTime() - began;
-            // raw measurement (retime: false) times nothing again, for the machine neither; the reading is kept
-            if (!watch.measuredAgain(!again && spec.benchmark().retime() && took <= againBudgetNanos)) {
-                break;
-            }
-            againBudgetNanos -= took;
-            again = true;
-            for (final PointRows.Row row : rows) {
-                if (row.repeats() != null) {
-                    row.repeats().again();
-                }
-            }
-        }
-        for (final PointRows.Row row : rows) {
-            if (row.repeats() != null) {
-                row.repeats().machine(watch.lastUs());
-            }
-        }
+        blocks.measure(rows);
         int n = done;
         for (final SweepPlan.Point p : block) {
             final Line line = PointRows.line(p, rows, run);
@@ -316,7 +271,7 @@ public final class Harness {
     }
 
     /** Takes the machine's readings after each size with {@code reading} instead of {@link CrossCore#quick} (tests). */
-    Harness machineProbe(final java.util.function.Function<CompilerThreads, CrossCore.Reading> reading) {
+    Harness machineProbe(final Function<CompilerThreads, CrossCore.Reading> reading) {
         this.probe = reading;
         return this;
     }
@@ -428,24 +383,6 @@ public final class Harness {
             ended = true;
             endCode = code;
             return files == null ? List.of() : files.finish(cause);
-        }
-    }
-
-    /** One repeat of a row, combined over the ranks by one reduction; {@code check}: it also runs the checks. */
-    private void measureOnce(final PointRows.Row row, final boolean check) {
-        final Collective coll = row.point().coll();
-        final MeasureStep.Result mine = step.run(coll, row.c(), coll.carriesData() ? buffers.slices(row.c().layout(),
-            row.inPlace()) : null, check);
-        loopNanos += mine.loopNanos();
-        loops += mine.attempts();
-        myDataNanos += mine.fillCheckNanos();
-        final int n = PointStats.encode(mine, comm.rank(), figures);
-        PointStats.overRanks(reduction, figures, n, spec.benchmark().timeAcrossRanks());
-        dataNanos += figures[PointStats.DATA_NANOS];
-        dataBytes += figures[PointStats.DATA_BYTES];
-        row.repeats().add(figures, n, mine, check);
-        if (check) {
-            anyWrong |= row.repeats().wrong() > 0;
         }
     }
 }

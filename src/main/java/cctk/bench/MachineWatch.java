@@ -6,19 +6,22 @@ import java.util.function.Function;
 
 /**
  * The machine as every size of a sweep is measured: rank 0 takes a quick cross-core reading ({@link CrossCore#quick})
- * before the first size and after each one, once every rank's compilers are idle, while the ranks of its host wait
- * on the store (off the CPUs the reading needs) and the others wait in the next collective. Each row carries the reading taken after its size; a size during
- * which the reading moved more than {@link CrossCoreReadings#CHANGED} (the machine changed while it was measured, as
- * this project's VM does when the hypervisor places its virtual CPUs anew: shared-memory figures move up to 2x both
- * ways with it) is measured once more, so that a row is not half one machine and half the other. Rank 0 decides; one
- * vote tells every rank; raw measurement ({@code retime: false}) measures nothing again and keeps the readings. Not
- * for nccl (the GPUs move its data, not the host's cores), nor on one CPU (no reading).
+ * before the first size and after each one, once every rank's compilers are idle, while the ranks of its host wait on
+ * the store (off the CPUs the reading needs) and the others wait in the next collective. Each row carries the reading
+ * taken after its size; a size during which the reading moved more than {@link CrossCoreReadings#CHANGED} (the machine
+ * changed while it was measured, as this project's VM does when the hypervisor places its virtual CPUs anew:
+ * shared-memory figures move up to 2x both ways with it) is measured once more, so that a row is not half one machine
+ * and half the other. Rank 0 decides; one vote tells every rank; raw measurement ({@code retime: false}) measures
+ * nothing again and keeps the readings. Not for nccl (the GPUs move its data, not the host's cores), nor on one CPU (no
+ * reading).
  * <b>Note:</b> not threadsafe: the sweep's thread drives it.
  */
 final class MachineWatch {
 
-    /** Sizes measured again for the machine at most per sweep: a machine that keeps changing is recorded, not chased. */
+    /** Sizes measured again for the machine at most a sweep: a machine that keeps changing is recorded, not chased. */
     static final int MAX_AGAIN = 4;
+    /** How long every rank waits for its own compilers to go idle before a reading (a compile takes a core). */
+    static final long QUIET_NANOS = 50_000_000L;
 
     private final Communicator comm;
     private final RankExchange exchange;
@@ -87,9 +90,6 @@ final class MachineWatch {
     int sizesAgain() {
         return again;
     }
-
-    /** How long every rank waits for its own compilers to go idle before a reading (a compile takes a core). */
-    static final long QUIET_NANOS = 50_000_000L;
 
     /**
      * Rank 0's reading, rounded to 0.1 µs (NaN elsewhere, or when none could be taken or it was disturbed), once every

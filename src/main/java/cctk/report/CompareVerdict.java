@@ -15,11 +15,11 @@ import java.util.Locale;
  * judged: they count in no tally below.
  * <ul>
  *   <li>{@link Kind#MACHINE_CHANGED}: at least {@link #MIXED_LEAST} cells, and at least half of all, are
- *   {@link Comparison.Flag#MACHINE} (a few sizes measured in another mode leave the others to judge); or, where the rows carry no reading of their own (files
- *   before cctk read the machine after every size), some cell was flagged while the readings of the sides' runs
- *   ({@link Drift}) lie more than {@link CrossCoreReadings#CHANGED} apart; or at least {@link #MIXED_LEAST} cells
- *   regressed and as many improved beyond their noise, the fewer side at least a fifth of them, and together at least
- *   a tenth of the cells;</li>
+ *   {@link Comparison.Flag#MACHINE} (a few sizes measured in another mode leave the others to judge); or, where the
+ *   rows carry no reading of their own (files before cctk read the machine after every size), some cell was flagged
+ *   while the readings of the sides' runs ({@link Drift}) lie more than {@link CrossCoreReadings#CHANGED} apart; or at
+ *   least {@link #MIXED_LEAST} cells regressed and as many improved beyond their noise, the fewer side at least a fifth
+ *   of them, and together at least a tenth of the cells;</li>
  *   <li>{@link Kind#REGRESSED} ({@link Kind#IMPROVED}): of at least {@link #MIN_CELLS} cells, those slower (faster)
  *   by more than {@link #DEAD_BAND} outnumber the others so that a one-sided sign test gives p below
  *   {@link #ALPHA}, and the median ratio over all cells lies beyond the tolerance and beyond the noise of a whole

@@ -87,7 +87,8 @@ class RepeatsHarnessTest {
         final List<ExitCode> codes = ThreadCommunicator.run(2, ThreadCommunicator.shared(2), comm -> {
             final RunContext ctx = new RunContext("t", Path.of("t.yaml"), "job3", new cctk.results.RankInfo(
                 comm.rank(), "h", 1, 0, 0, "cpu", "default"), dir, Map.of());
-            final Harness h = new Harness(new Recording(comm), store, HarnessTest.spec(b), ctx, new PrintWriter(progress));
+            final Harness h = new Harness(new Recording(comm), store, HarnessTest.spec(b), ctx,
+                new PrintWriter(progress));
             return (steadyMachine ? h.machineProbe(c -> new CrossCore.Reading(50, 24, 49, false, null)) : h).run();
         });
         assertThat(codes).containsOnly(ExitCode.OK);
