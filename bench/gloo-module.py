@@ -35,8 +35,10 @@ def main(out):
                 wrong += int(row["wrong"] or 0)
                 key = (int(w), row["collective"], int(row["size_bytes"]))
                 by.setdefault(key, {}).setdefault(system, []).append(float(row["busbw_gbps"]))
-    peers = [t for t in ("torch", "torch2") if t in versions]
+    peers = [t for t in ("torch", "torch2", "torch-own") if t in versions]
     names = ", ".join(f"{t}: PyTorch {versions[t]}" for t in peers)
+    names += "; torch and torch2 on page-aligned buffers, as cctk's" + (
+        ", torch-own where PyTorch's allocator puts them" if "torch-own" in peers else "")
     print(f"torch.distributed ({names}; torch is the system's python3-torch unless the header says otherwise); "
           f"cctk gloo: the module's libtorch (its rank header names it); wrong results in all rows: {wrong}")
     print()

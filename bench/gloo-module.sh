@@ -4,9 +4,12 @@
 #   gloo   `cctk run --backend gloo` (PyTorch's c10d ProcessGroupGloo in the rank, the module in target/gloo)
 #   torch  bench/torch_gloo.py: Python torch.distributed on Gloo (the system's python3-torch), timed as cctk times a
 #          row (a checked call, WARMUP warm-ups, 3 loops of ITERS calls back to back after a barrier, the median loop;
-#          no re-timing: Python has no JIT compiler or collector pauses to re-time for)
+#          no re-timing: Python has no JIT compiler or collector pauses to re-time for), its buffers on page
+#          boundaries as cctk's gloo backend's are (--placement page)
 #   torch2 the same program on a second PyTorch (TORCH2_PYTHON, when set: a Python whose torch is another version,
 #          e.g. a venv with PyTorch's CPU wheel nearer the module's 2.10), so the version gap is measured, not guessed
+#   torch-own  the same program with its buffers where PyTorch's allocator puts them (--placement torch: 64 bytes into
+#          a page for a large tensor), when TORCH_OWN=1: what a PyTorch job's own tensors get (see bench/README.md)
 #   tcp    `cctk run --backend tcp` (cctk's own CPU backend: shared memory between ranks of one host)
 # gloo-module.py then prints per cell the median busbw over the rounds, gloo/torch (goal: within +-15 % at 16 and
 # 64 MiB) and tcp/gloo, and each system's max/min over the rounds. all_reduce and broadcast compare cctk's in-place
@@ -16,6 +19,7 @@
 #                                              SIZES=1MiB,16MiB,64MiB COLLS=all_reduce,all_gather,broadcast,alltoall
 #                                              WARMUP=5 ITERS=20 (per timed loop; 3 loops a row)
 #                                              TORCH_PYTHON=/usr/bin/python3 TORCH2_PYTHON= (unset: no torch2)
+#                                              TORCH_OWN= (1: add torch-own)
 # On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/gloo-module.sh 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,10 +43,11 @@ if [ -n "$TORCH2_PYTHON" ]; then
   torch="$torch ($TORCH_PYTHON), torch2 $torch2 ($TORCH2_PYTHON)"
   systems=(gloo torch torch2 tcp)
 fi
+if [ "${TORCH_OWN:-}" = 1 ]; then systems+=(torch-own); fi
 bench_crosscore "$OUT"
 # GLIBC_TUNABLES, when set, reaches every system alike (e.g. glibc.malloc.hugetlb=1: see bench/README.md)
 bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS; torch $torch; module $CCTK_GLOO_DIR;\
- warm-up $WARMUP, iterations $ITERS; GLIBC_TUNABLES=${GLIBC_TUNABLES:-(unset)} for every system"
+ warm-up $WARMUP, iterations $ITERS; torch buffers page-aligned as cctk does${TORCH_OWN:+ (torch-own: where the PyTorch allocator puts them)}; GLIBC_TUNABLES=${GLIBC_TUNABLES:-(unset)} for every system"
 : > "$OUT/runs.tsv"
 for r in $(seq 1 "$ROUNDS"); do
   for w in $WORLDS; do
@@ -58,10 +63,11 @@ for r in $(seq 1 "$ROUNDS"); do
         gloo|tcp)
           cctk_launch "$JAR" run --backend "$s" --nproc "$w" --oversubscribe --collectives "$COLLS" --sizes "$SIZES" \
             --in-place both --warmup "$WARMUP" --iters "$ITERS" -o "$dir" --quiet > "$dir/run.log" 2>&1 || rc=$? ;;
-        torch|torch2)
-          py=$TORCH_PYTHON
+        torch|torch2|torch-own)
+          py=$TORCH_PYTHON placement=page
           [ "$s" = torch2 ] && py=$TORCH2_PYTHON
-          "$py" "$ROOT/bench/torch_gloo.py" -w "$w" --sizes "$SIZES" --collectives "$COLLS" \
+          [ "$s" = torch-own ] && placement=torch
+          "$py" "$ROOT/bench/torch_gloo.py" -w "$w" --sizes "$SIZES" --collectives "$COLLS" --placement "$placement" \
             --warmup "$WARMUP" --iters "$ITERS" --csv "$dir/torch.csv" > "$dir/run.log" 2>&1 || rc=$? ;;
       esac
       [ "$rc" -eq 0 ] || echo "  $s W=$w round $r failed (exit $rc), see $dir/run.log" >&2

@@ -4,7 +4,9 @@
 
 Starts W processes on this machine (torch.multiprocessing, a FileStore in a private temporary directory, Gloo on
 127.0.0.1), and for every collective and size: one call checked against known values on every rank, WARMUP untimed
-calls, then REPEATS timed loops of ITERS calls back to back after a barrier (as cctk and nccl-tests time them). A loop's
+calls, then a timed loop of ITERS calls back to back after a barrier (as cctk and nccl-tests time them), REPEATS times:
+interleaved as cctk's repeats are (every repeat warms up and times each cell of a size in turn, in reverse order every
+other repeat; --order back-to-back: one cell's loops back to back after one warm-up). A loop's
 time is the slowest rank's mean per call; the row reports the median of the loops and their spread
 ((slowest - fastest) / median). cctk also re-times a loop during which its JIT compiler or collector ran; Python has
 neither, so nothing is re-timed here.
@@ -15,7 +17,14 @@ alltoall (W-1)/W, broadcast 1). float32, sum, out of place where the call has tw
 place where it has one (all_reduce, broadcast: torch.distributed's own form).
 
 usage: bench/torch_gloo.py -w W --sizes 1MiB,16MiB --collectives all_reduce,all_gather,broadcast,alltoall --csv F
-       [--warmup 5] [--iters 20] [--repeats 3] [--each] [--format cctk|peers] [--list-gather]
+       [--warmup 5] [--iters 20] [--repeats 3] [--each] [--format cctk|peers] [--list-gather] [--placement page|torch]
+       [--order interleaved|back-to-back]
+
+--placement says where each buffer starts within its page of memory. page (the default): on a page boundary (4 KiB),
+as every buffer of cctk's gloo backend does: a view of an over-allocated tensor. torch: where PyTorch's allocator
+puts it (it asks glibc for 64-byte alignment, so a large tensor starts 64 bytes into a page). On a 2-vCPU VM the
+kernel's copy out of a socket into a buffer 64 bytes into its page took twice as long as into a page-aligned one
+(a 64 MiB W=2 broadcast: 25-29 ms a call against 13-14), in cctk and in Python alike: bench/RESULTS.md, issue 28.
 
 all_gather runs in the tensor form (all_gather_single or all_gather_into_tensor: c10d's _allgather_base, the call cctk's gloo backend
 makes) where the PyTorch has it (2.x), and in the list form into views of one tensor where it has not (1.13), or
@@ -59,19 +68,35 @@ def parse_size(s):
     return int(s)
 
 
-def setup(coll, size, w, rank):
+PAGE = 4096
+
+
+def buffer(n, fill, placement):
+    """n float32 elements set to fill (None: uninitialised), starting where --placement says."""
+    if placement == "torch":
+        return torch.empty(n, dtype=torch.float32) if fill is None else torch.full((n,), fill, dtype=torch.float32)
+    raw = torch.empty(n + PAGE // 4, dtype=torch.float32)
+    skip = (PAGE - raw.data_ptr() % PAGE) % PAGE // 4
+    view = raw[skip:skip + n]
+    assert view.data_ptr() % PAGE == 0
+    if fill is not None:
+        view.fill_(fill)
+    return view
+
+
+def setup(coll, size, w, rank, placement="page"):
     """(call, check) for one cell: call() runs the collective once, check() verifies the first call's result."""
     n = size // 4
     coll = ALIAS.get(coll, coll)
     if coll == "all_reduce":
-        buf = torch.full((n,), float(rank + 1), dtype=torch.float32)
+        buf = buffer(n, float(rank + 1), placement)
         return lambda: dist.all_reduce(buf), lambda: bool(torch.all(buf == w * (w + 1) / 2)), buf
     if coll == "broadcast":
-        buf = torch.full((n,), 7.0 if rank == 0 else 0.0, dtype=torch.float32)
+        buf = buffer(n, 7.0 if rank == 0 else 0.0, placement)
         return lambda: dist.broadcast(buf, 0), lambda: bool(torch.all(buf == 7)), buf
     if coll == "all_gather":
-        part = torch.full((n // w,), float(rank + 1), dtype=torch.float32)
-        out = torch.empty(n // w * w, dtype=torch.float32)
+        part = buffer(n // w, float(rank + 1), placement)
+        out = buffer(n // w * w, None, placement)
         if TENSOR_GATHER:
             # the tensor form, c10d's _allgather_base: the call cctk's gloo backend makes
             def call():
@@ -85,16 +110,16 @@ def setup(coll, size, w, rank):
         expect = torch.arange(1, w + 1, dtype=torch.float32).repeat_interleave(n // w)
         return call, lambda: bool(torch.equal(out, expect)), out
     if coll == "alltoall":
-        src = torch.full((n // w * w,), float(rank + 1), dtype=torch.float32)
-        out = torch.empty(n // w * w, dtype=torch.float32)
+        src = buffer(n // w * w, float(rank + 1), placement)
+        out = buffer(n // w * w, None, placement)
 
         def call():
             dist.all_to_all_single(out, src)
         expect = torch.arange(1, w + 1, dtype=torch.float32).repeat_interleave(n // w)
         return call, lambda: bool(torch.equal(out, expect)), out
     if coll == "reduce_scatter":
-        src = torch.full((n // w * w,), float(rank + 1), dtype=torch.float32)
-        out = torch.empty(n // w, dtype=torch.float32)
+        src = buffer(n // w * w, float(rank + 1), placement)
+        out = buffer(n // w, None, placement)
         parts = list(src.chunk(w))
 
         def call():
@@ -103,38 +128,56 @@ def setup(coll, size, w, rank):
     raise SystemExit("unknown collective " + coll)
 
 
+def timed_loop(call, args):
+    """One timed loop's mean seconds per call (after a barrier; with --each every call alone after its own)."""
+    if args.each:
+        spent = 0.0
+        for _ in range(args.iters):
+            dist.barrier()
+            t0 = time.perf_counter()
+            call()
+            spent += time.perf_counter() - t0
+    else:
+        dist.barrier()
+        t0 = time.perf_counter()
+        for _ in range(args.iters):
+            call()
+        spent = time.perf_counter() - t0
+    return spent / args.iters
+
+
 def worker(rank, w, store_file, args, queue):
     os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
     dist.init_process_group("gloo", init_method="file://" + store_file, rank=rank, world_size=w)
-    for coll in args.collectives.split(","):
-        for s in args.sizes.split(","):
-            size = parse_size(s)
-            call, check, _ = setup(coll, size, w, rank)
+    colls = args.collectives.split(",")
+    for s in args.sizes.split(","):
+        size = parse_size(s)
+        cells = []  # (coll, call, ok, loops) of this size's cells that run
+        for coll in colls:
+            call, check, _ = setup(coll, size, w, rank, args.placement)
             try:
                 call()
             except RuntimeError as e:  # a collective this Gloo lacks fails at once on every rank, before any traffic
                 queue.put((rank, coll, size, "unsupported: " + str(e).splitlines()[0], []))
                 continue
-            ok = check()
-            for _ in range(args.warmup):
-                call()
-            loops = []
-            for _ in range(args.repeats):
-                if args.each:
-                    spent = 0.0
-                    for _ in range(args.iters):
-                        dist.barrier()
-                        t0 = time.perf_counter()
+            cells.append((coll, call, check(), []))
+        if args.order == "interleaved":
+            # as cctk's repeats: every repeat warms up and times each cell of the size in turn, in reverse order
+            # every other repeat
+            for r in range(args.repeats):
+                for coll, call, ok, loops in (cells if r % 2 == 0 else cells[::-1]):
+                    for _ in range(args.warmup):
                         call()
-                        spent += time.perf_counter() - t0
-                else:
-                    dist.barrier()
-                    t0 = time.perf_counter()
-                    for _ in range(args.iters):
-                        call()
-                    spent = time.perf_counter() - t0
-                loops.append(spent / args.iters)
+                    loops.append(timed_loop(call, args))
+        else:
+            for coll, call, ok, loops in cells:
+                for _ in range(args.warmup):
+                    call()
+                for _ in range(args.repeats):
+                    loops.append(timed_loop(call, args))
+        for coll, call, ok, loops in cells:
             queue.put((rank, coll, size, ok, loops))
+        del cells
     dist.barrier()
     dist.destroy_process_group()
 
@@ -148,8 +191,13 @@ def main():
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--each", action="store_true", help="time every call alone after a barrier")
+    p.add_argument("--order", choices=("interleaved", "back-to-back"), default="interleaved",
+                   help="a size's repeats interleaved across its cells, each warmed up (as cctk's), or one cell's "
+                        "repeats back to back after one warm-up")
     p.add_argument("--format", choices=("cctk", "peers"), default="cctk")
     p.add_argument("--list-gather", action="store_true", help="all_gather in the list form on PyTorch 2.x too")
+    p.add_argument("--placement", choices=("page", "torch"), default="page",
+                   help="buffers on a page boundary (as cctk's) or where PyTorch's allocator puts them")
     p.add_argument("--csv", required=True)
     args = p.parse_args()
     w = args.w
@@ -184,17 +232,18 @@ def main():
         peers = args.format == "peers"
         if peers:
             out.writerow(["system", "world", "collective", "size_bytes", "time_us", "algbw_GBps", "busbw_GBps",
-                          "status", "repeats", "spread_pct", "method", "torch"])
+                          "status", "repeats", "spread_pct", "method", "torch", "placement"])
         else:
             out.writerow(["system", "world_size", "collective", "size_bytes", "time_us", "algbw_gbps", "busbw_gbps",
-                          "wrong", "repeats", "spread_pct", "torch"])
+                          "wrong", "repeats", "spread_pct", "torch", "placement"])
         for (coll, size), ranks in sorted(got.items()):
             unsupported = next((r[1] for r in ranks if isinstance(r[1], str)), None)
             if unsupported:
                 if peers:
-                    out.writerow(["torch-gloo", w, coll, size, "", "", "", unsupported, 0, "", "", torch.__version__])
+                    out.writerow(["torch-gloo", w, coll, size, "", "", "", unsupported, 0, "", "", torch.__version__,
+                                  args.placement])
                 else:
-                    out.writerow(["torch-gloo", w, coll, size, "", "", "", "", 0, "", torch.__version__])
+                    out.writerow(["torch-gloo", w, coll, size, "", "", "", "", 0, "", torch.__version__, args.placement])
                 print(f"{coll} {size} B: {unsupported}")
                 continue
             per_loop = [max(r[2][i] for r in ranks) for i in range(args.repeats)]
@@ -206,11 +255,11 @@ def main():
             if peers:
                 out.writerow(["torch-gloo", w, coll, size, f"{t * 1e6:.2f}", f"{algbw:.4g}", f"{busbw:.4g}",
                               f"wrong ({wrong} ranks)" if wrong else "ok", args.repeats, spread,
-                              "each" if args.each else "loops", torch.__version__])
+                              "each" if args.each else "loops", torch.__version__, args.placement])
             else:
                 out.writerow(["torch-gloo", w, coll, size, f"{t * 1e6:.2f}", f"{algbw:.4g}", f"{busbw:.4g}", wrong,
-                              args.repeats, spread, torch.__version__])
-    print(f"torch {torch.__version__}: {len(got)} cells written to {args.csv}")
+                              args.repeats, spread, torch.__version__, args.placement])
+    print(f"torch {torch.__version__}, buffers placed by {args.placement}: {len(got)} cells written to {args.csv}")
 
 
 if __name__ == "__main__":

@@ -99,7 +99,7 @@ final class GlooCommunicator implements Communicator {
             throw CctkException.usage("only a whole buffer can be freed, not a slice of " + g.length + " bytes at "
                     + g.offset + ".");
         }
-        g.base.deallocate();
+        g.release();
     }
 
     @Override
@@ -261,7 +261,7 @@ final class GlooCommunicator implements Communicator {
     @Override
     public void close() {
         if (scratch != null) {
-            scratch.base.deallocate();
+            scratch.release();
             scratch = null;
         }
         onClose.run();
@@ -306,7 +306,7 @@ final class GlooCommunicator implements Communicator {
     private GlooBuffer scratch(final long bytes) {
         if (scratch == null || scratch.length < bytes) {
             if (scratch != null) {
-                scratch.base.deallocate();
+                scratch.release();
             }
             scratch = GlooBuffer.allocate(bytes);
         }
