@@ -3,7 +3,8 @@
 # every round), ROUNDS rounds at each W of WORLDS:
 #   gloo   `cctk run --backend gloo` (PyTorch's c10d ProcessGroupGloo in the rank, the module in target/gloo)
 #   torch  bench/torch_gloo.py: Python torch.distributed on Gloo (the system's python3-torch), timed as cctk times a
-#          row (a checked call, WARMUP warm-ups, 3 loops of ITERS calls back to back after a barrier, the median loop;
+#          row (a checked call, then 3 repeats interleaved across the size's cells, each WARMUP warm-ups and a loop of
+#          ITERS calls back to back after a barrier, the median loop;
 #          no re-timing: Python has no JIT compiler or collector pauses to re-time for), its buffers on page
 #          boundaries as cctk's gloo backend's are (--placement page)
 #   torch2 the same program on a second PyTorch (TORCH2_PYTHON, when set: a Python whose torch is another version,

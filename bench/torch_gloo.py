@@ -177,7 +177,6 @@ def worker(rank, w, store_file, args, queue):
                     loops.append(timed_loop(call, args))
         for coll, call, ok, loops in cells:
             queue.put((rank, coll, size, ok, loops))
-        del cells
     dist.barrier()
     dist.destroy_process_group()
 

@@ -42,18 +42,7 @@ final class Modules {
                     + "target/cctk.jar; -Dcctk.gloo.skip=true leaves it out), copy that folder beside cctk.jar as "
                     + "gloo/, or set " + EnvVar.CCTK_GLOO_DIR + " to where it is.");
         }
-        final List<URL> urls = new ArrayList<>();
-        try (Stream<Path> jars = Files.list(lib)) {
-            urls.add(jar.toUri().toURL());
-            for (final Path p : (Iterable<Path>) jars.sorted()::iterator) {
-                if (p.getFileName().toString().endsWith(".jar")) {
-                    urls.add(p.toUri().toURL());
-                }
-            }
-        } catch (final IOException e) {
-            throw CctkException.environment("could not list the gloo module's libraries in " + lib + ": " + e, e);
-        }
-        final ClassLoader loader = new ModuleFirst(urls.toArray(URL[]::new), Modules.class.getClassLoader());
+        final ClassLoader loader = glooLoader(dir);
         try {
             return (BackendModule) loader.loadClass(GLOO_CLASS).getConstructor().newInstance();
         } catch (final ClassNotFoundException | NoSuchMethodException | InstantiationException
@@ -64,6 +53,23 @@ final class Modules {
             throw CctkException.environment("the gloo module in " + dir + " failed to start: " + e.getCause(),
                     e.getCause());
         }
+    }
+
+    /** The class loader of the gloo module in {@code dir}: its cctk-gloo.jar, then the jars of its lib/. */
+    static ModuleFirst glooLoader(final Path dir) {
+        final Path lib = dir.resolve("lib");
+        final List<URL> urls = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(lib)) {
+            urls.add(dir.resolve("cctk-gloo.jar").toUri().toURL());
+            for (final Path p : (Iterable<Path>) jars.sorted()::iterator) {
+                if (p.getFileName().toString().endsWith(".jar")) {
+                    urls.add(p.toUri().toURL());
+                }
+            }
+        } catch (final IOException e) {
+            throw CctkException.environment("could not list the gloo module's libraries in " + lib + ": " + e, e);
+        }
+        return new ModuleFirst(urls.toArray(URL[]::new), Modules.class.getClassLoader());
     }
 
     /** CCTK_GLOO_DIR, else gloo/ beside the jar cctk runs from (target/gloo in a build tree). */
