@@ -235,14 +235,20 @@ def main():
         else:
             out.writerow(["system", "world_size", "collective", "size_bytes", "time_us", "algbw_gbps", "busbw_gbps",
                           "wrong", "repeats", "spread_pct", "torch", "placement"])
+
+        def row(coll, size, figures, status, wrong, repeats, spread):
+            """A cell's row in either format; figures: time_us, algbw, busbw as text, all "" for a cell not run."""
+            if peers:
+                method = ("each" if args.each else "loops") if figures[0] else ""
+                tail = [status, repeats, spread, method]
+            else:
+                tail = [wrong, repeats, spread]
+            out.writerow(["torch-gloo", w, coll, size, *figures, *tail, torch.__version__, args.placement])
+
         for (coll, size), ranks in sorted(got.items()):
             unsupported = next((r[1] for r in ranks if isinstance(r[1], str)), None)
             if unsupported:
-                if peers:
-                    out.writerow(["torch-gloo", w, coll, size, "", "", "", unsupported, 0, "", "", torch.__version__,
-                                  args.placement])
-                else:
-                    out.writerow(["torch-gloo", w, coll, size, "", "", "", "", 0, "", torch.__version__, args.placement])
+                row(coll, size, ["", "", ""], unsupported, "", 0, "")
                 print(f"{coll} {size} B: {unsupported}")
                 continue
             per_loop = [max(r[2][i] for r in ranks) for i in range(args.repeats)]
@@ -251,13 +257,8 @@ def main():
             busbw = algbw * FACTOR[ALIAS.get(coll, coll)](w)
             wrong = sum(0 if r[1] else 1 for r in ranks)
             spread = f"{(max(per_loop) - min(per_loop)) / t * 100:.1f}"
-            if peers:
-                out.writerow(["torch-gloo", w, coll, size, f"{t * 1e6:.2f}", f"{algbw:.4g}", f"{busbw:.4g}",
-                              f"wrong ({wrong} ranks)" if wrong else "ok", args.repeats, spread,
-                              "each" if args.each else "loops", torch.__version__, args.placement])
-            else:
-                out.writerow(["torch-gloo", w, coll, size, f"{t * 1e6:.2f}", f"{algbw:.4g}", f"{busbw:.4g}", wrong,
-                              args.repeats, spread, torch.__version__, args.placement])
+            row(coll, size, [f"{t * 1e6:.2f}", f"{algbw:.4g}", f"{busbw:.4g}"],
+                f"wrong ({wrong} ranks)" if wrong else "ok", wrong, args.repeats, spread)
     print(f"torch {torch.__version__}, buffers placed by {args.placement}: {len(got)} cells written to {args.csv}")
 
 
