@@ -9,6 +9,8 @@ import cctk.rank.Backends;
 import cctk.rank.RankIdentity;
 import cctk.rank.RankMain;
 import cctk.rank.Rendezvous;
+import cctk.spec.SpecParser;
+import cctk.spec.SpecWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -51,6 +53,8 @@ public final class ArchiveTraining {
                 new String[] {"demo", "hello", "--nproc", "1", "--timeout", "30"})) {
             Main.run(sink, sink, a);
         }
+        // what runs before picocli in every JVM (Main.main), and on ranks instead of it
+        RankFastPath.run(sink, sink, Environment.of(Map.of()), new String[] {"--version"});
         try {
             final Path dir = Files.createTempDirectory("cctk-archive-");
             try {
@@ -59,6 +63,8 @@ public final class ArchiveTraining {
                     + "resources: {nodes: 1, tasks_per_node: 2}\n"
                     + "benchmark: {backends: [tcp], tasks: [2], collectives: all, sizes: [4B, 4KiB], dtypes: [float32,"
                     + " bfloat16], warmup: 1, iters: 2, check_iters: 1, in_place: both, jit_warmup: 0}\n");
+                // the launcher's path: cctk run parses the spec and writes it back, frozen, for its ranks
+                SpecWriter.toYaml(SpecParser.parse(spec, null));
                 ranks(env -> new RankMain(env, sink, sink).run(spec, null, new Backends(env)).code());
                 ranks(env -> demos(env, sink));
             } finally {
