@@ -39,7 +39,8 @@ import picocli.CommandLine.Spec;
             + "cells or more) finds them slower and their median ratio lies beyond the tolerance and the typical "
             + "noise, the whole run regressed even where no single cell is flagged.",
             "The machine: every cctk row carries rank 0's 1 MiB round trip between two cores, read right after its "
-            + "size was measured (a size during which it moved more than 2x is measured again). A cell that moved "
+            + "size was measured (a size during which it moved more than 2x is measured again). A cell whose rows came "
+            + "in both of the machine's modes is compared on the rows of the mode both sides hold. A cell that moved "
             + "beyond the tolerance while its two sides' readings lie more than 2x apart is 'machine moved' and not "
             + "judged; when at least two cells and half of all are so, or cells moved beyond noise "
             + "both ways, the machine changed and the runs are not comparable (for files whose rows carry no "

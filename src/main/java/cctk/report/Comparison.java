@@ -22,8 +22,9 @@ import java.util.Set;
  * speed, judged on time (BASE's time over NEW's), so above 1 is faster and latency-bound sizes, whose busbw rounds to
  * nothing, are judged as well as large ones; for sizes that move data it equals the ratio of busbw.
  * <p>
- * Where a side holds 3 or more runs of a measurement, a run far from the others across most cells is left out first
- * ({@link OutlierRuns}), with a note. Each side's figure is the median of its runs, and its noise comes from the best
+ * A cell whose rows were measured in both of the machine's modes is first compared on the rows of the mode both sides
+ * hold ({@link SameMode}), with a note. Where a side holds 3 or more runs of a measurement, a run far from the others
+ * across most cells is then left out ({@link OutlierRuns}), with a note. Each side's figure is the median of its runs, and its noise comes from the best
  * evidence it holds ({@link Noise}, {@link Basis}); the cell's noise band is the root of the sum of the squares of
  * both sides'. A cell is REGRESSED or IMPROVED only when the ratio lies beyond the tolerance and beyond the band, the
  * ratio of the median iterations (p50) agrees, the slower side's fastest iteration is slower than the faster side's
@@ -103,7 +104,7 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
      * @param ratio  NEW/BASE speed: BASE's time over NEW's
      * @param spread the noise band of the ratio (0.2 = ±20 %), as the class says
      * @param median NEW/BASE speed from the median iterations (p50), NaN when one lacks it
-     * @param runs   how many runs of BASE and of NEW measured it ({@code {1, 1}} for a pair), outliers included
+     * @param runs   how many runs of BASE and of NEW measured it ({@code {1, 1}} for a pair), outliers and rows of the other machine mode ({@link SameMode}) included
      * @param flag   how it is judged
      * @param basis  what the noise band rests on
      */
@@ -125,8 +126,9 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
         final Map<String, List<Result>> bs = group(base, across, minBytes);
         final Map<String, List<Result>> ns = group(next, across, minBytes);
         final List<String> notes = new ArrayList<>();
-        final Map<String, List<Result>> bKept = OutlierRuns.leaveOut(bs, "BASE", notes);
-        final Map<String, List<Result>> nKept = OutlierRuns.leaveOut(ns, "NEW", notes);
+        final SameMode.Sides same = SameMode.match(bs, ns, notes);
+        final Map<String, List<Result>> bKept = OutlierRuns.leaveOut(same.base(), "BASE", notes);
+        final Map<String, List<Result>> nKept = OutlierRuns.leaveOut(same.next(), "NEW", notes);
         final List<Change> changes = new ArrayList<>();
         int onlyBase = 0;
         for (final Map.Entry<String, List<Result>> e : bs.entrySet()) {

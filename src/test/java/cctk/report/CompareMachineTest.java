@@ -160,4 +160,53 @@ class CompareMachineTest {
         assertThat(c.whole().text()).startsWith("the machine changed: 16 cells moved while the machine's 1 MiB round"
             + " trip between two cores, read with each of them, differed more than 2x between the sides");
     }
+    /**
+     * One side of 3 runs: run {@code i} read {@code us[i]} with every row, and was measured with this VM's slow-mode
+     * cells where it read 300 µs; every cell of every run is {@code factor} times as slow besides.
+     */
+    private static ResultSet side(final String name, final Random rnd, final double factor, final double... us) {
+        final List<Result> all = new ArrayList<>();
+        for (int i = 0; i < us.length; i++) {
+            final double[] slow = us[i] >= 300 ? slowMode() : new double[2 * CompareRuns.SIZES.length];
+            if (us[i] < 300) {
+                java.util.Arrays.fill(slow, 1);
+            }
+            for (int c = 0; c < slow.length; c++) {
+                slow[c] *= factor;
+            }
+            all.addAll(read(run(name + i + ".json", us[i], us[i], rnd, slow), us[i]).results());
+        }
+        return new ResultSet(all, List.of());
+    }
+
+    @Test
+    void sidesWhoseRunsCameInBothModesAreComparedModeWithMode() {
+        // reruns of the same code: BASE's runs came fast, fast, slow; NEW's fast, slow, slow. Compared by medians, the
+        // two slow-mode cells would read BASE's fast mode against NEW's slow one ("machine moved")
+        final Random rnd = new Random(7);
+        final ResultSet base = side("base", rnd, 1, 55, 56, 300);
+        final ResultSet next = side("next", rnd, 1, 57, 300, 310);
+        final Comparison c = Comparison.of(base, next, 0.1, 0);
+        assertThat(c.count(Comparison.Flag.MACHINE)).isZero();
+        assertThat(c.count(Comparison.Flag.REGRESSED)).isZero();
+        assertThat(c.count(Comparison.Flag.IMPROVED)).isZero();
+        assertThat(c.regressed()).isFalse();
+        assertThat(c.whole().kind()).isEqualTo(CompareVerdict.Kind.NONE);
+        assertThat(c.changes()).allSatisfy(ch -> assertThat(ch.ratio()).isBetween(0.9, 1.1));
+        assertThat(c.notes()).anySatisfy(n -> assertThat(n).startsWith("16 cell(s) measured in both of the machine's"
+            + " modes were compared on the rows measured in the same mode on both sides (a 1 MiB round trip between"
+            + " two cores of about 56 µs); 48 row(s) measured in the other mode (about 300 µs) left out"));
+    }
+
+    @Test
+    void aRealSlowdownMeasuredInBothModesIsStillARegression() {
+        final Random rnd = new Random(7);
+        final ResultSet base = side("base", rnd, 1, 55, 56, 300);
+        final ResultSet next = side("next", rnd, 2, 57, 300, 310);
+        final Comparison c = Comparison.of(base, next, 0.1, 0);
+        assertThat(c.count(Comparison.Flag.MACHINE)).isZero();
+        assertThat(c.count(Comparison.Flag.REGRESSED)).isEqualTo(16);
+        assertThat(c.whole().kind()).isEqualTo(CompareVerdict.Kind.REGRESSED);
+        assertThat(c.regressed()).isTrue();
+    }
 }
