@@ -24,14 +24,14 @@ import java.util.Set;
  * <p>
  * A cell whose rows were measured in both of the machine's modes is first compared on the rows of the mode both sides
  * hold ({@link SameMode}), with a note. Where a side holds 3 or more runs of a measurement, a run far from the others
- * across most cells is then left out ({@link OutlierRuns}), with a note. Each side's figure is the median of its runs, and its noise comes from the best
- * evidence it holds ({@link Noise}, {@link Basis}); the cell's noise band is the root of the sum of the squares of
- * both sides'. A cell is REGRESSED or IMPROVED only when the ratio lies beyond the tolerance and beyond the band, the
- * ratio of the median iterations (p50) agrees, the slower side's fastest iteration is slower than the faster side's
- * median one ({@link #overlap}), and every run of NEW lies beyond every run of BASE; otherwise it is
- * {@link Flag#NOISE}, "within noise". A cell beyond the tolerance whose rows were measured with the machine's
- * cross-core readings more than 2x apart on the two sides is {@link Flag#MACHINE} and not judged. The comparison as a
- * whole is judged too ({@link CompareVerdict}).
+ * across most cells is then left out ({@link OutlierRuns}), with a note. Each side's figure is the median of its runs,
+ * and its noise comes from the best evidence it holds ({@link Noise}, {@link Basis}); the cell's noise band is the root
+ * of the sum of the squares of both sides'. A cell is REGRESSED or IMPROVED only when the ratio lies beyond the
+ * tolerance and beyond the band, the ratio of the median iterations (p50) agrees, the slower side's fastest iteration
+ * is slower than the faster side's median one ({@link #overlap}), and every run of NEW lies beyond every run of BASE;
+ * otherwise it is {@link Flag#NOISE}, "within noise". A cell beyond the tolerance whose rows were measured with the
+ * machine's cross-core readings more than 2x apart on the two sides is {@link Flag#MACHINE} and not judged. The
+ * comparison as a whole is judged too ({@link CompareVerdict}).
  *
  * @param changes       every matched measurement, in BASE's order
  * @param onlyBase      measurements of BASE without a match in NEW
@@ -104,7 +104,8 @@ public record Comparison(List<Change> changes, int onlyBase, int onlyNew, double
      * @param ratio  NEW/BASE speed: BASE's time over NEW's
      * @param spread the noise band of the ratio (0.2 = ±20 %), as the class says
      * @param median NEW/BASE speed from the median iterations (p50), NaN when one lacks it
-     * @param runs   how many runs of BASE and of NEW measured it ({@code {1, 1}} for a pair), outliers and rows of the other machine mode ({@link SameMode}) included
+     * @param runs   how many runs of BASE and of NEW measured it ({@code {1, 1}} for a pair), outliers and rows of
+     *               the other machine mode ({@link SameMode}) included
      * @param flag   how it is judged
      * @param basis  what the noise band rests on
      */
