@@ -4,7 +4,12 @@
 # the time inside the timed loops that ran (re-timed loops included; the result JSON's summary.time), and the fixed
 # costs (wall - the sweep). Goals: wall <= 1.25 x timed loops; fixed costs <= 1.5 s at W = 2.
 #
-# usage: bench/overhead.sh [RUNS]   env: JAR=target/cctk.jar OUT=dir W=2 REPEATS=1 CCTK_ARGS=
+# FLOOR=1 measures the same sweep with every optional cost of the product off, to show what is left of the overhead
+# when nothing but the issue's own requirements remains: no JIT warm-up (jit_warmup: 0), no re-timing (retime: false),
+# one warm-up call a point (warmup: 1); still one checked call a point (check_iters: 1), as every result is checked.
+# (A spec, as jit_warmup has no flag; the same sizes, collectives, layouts, iters and window.)
+#
+# usage: bench/overhead.sh [RUNS]   env: JAR=target/cctk.jar OUT=dir W=2 REPEATS=1 CCTK_ARGS= FLOOR=
 # On a shared machine take the lock: flock /tmp/cctk-bench.lock bench/overhead.sh 3
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,16 +21,29 @@ SIZES=4B,16B,64B,256B,1KiB,4KiB,16KiB,64KiB,256KiB,1MiB,4MiB,16MiB,64MiB
 OUT=$(bench_out overhead)
 bench_jars "$OUT"
 OLD=""
-bench_header "$OUT" "runs $RUNS, W $W, repeats $REPEATS, sizes $SIZES, every collective, both layouts"
+bench_header "$OUT" "runs $RUNS, W $W, repeats $REPEATS, sizes $SIZES, every collective, both layouts${FLOOR:+;\
+ FLOOR: jit_warmup 0, retime false, warmup 1, check_iters 1}"
 printf 'run\twall_s\tsweep_s\ttimed_loops_s\tloops\tstart_s\tsetup_s\tjit_warmup_s\twall/timed\tfixed_s\n' \
   > "$OUT/overhead.tsv"
 for k in $(seq 1 "$RUNS"); do
   dir="$OUT/runs/r$k"
   mkdir -p "$dir"
   t0=$(date +%s.%N)
-  # shellcheck disable=SC2086
-  cctk_launch "$JAR" run --nproc "$W" --sizes "$SIZES" --repeats "$REPEATS" -o "$dir" --quiet ${CCTK_ARGS:-} \
-    > "$dir/run.log" 2>&1
+  if [ -n "${FLOOR:-}" ]; then
+    cat > "$dir/floor.yaml" <<SPEC
+extends: $ROOT/configs/clusters/local.yaml
+job: {name: floor, output_dir: "$dir"}
+resources: {nodes: 1, tasks_per_node: $W}
+benchmark: {backends: [tcp], tasks: [$W], collectives: all, sizes: [${SIZES}], dtypes: [float32], ops: [sum],
+  warmup: 1, iters: 20, check_iters: 1, repeats: $REPEATS, retime: false, jit_warmup: 0}
+SPEC
+    # shellcheck disable=SC2086
+    cctk_launch "$JAR" run "$dir/floor.yaml" --quiet ${CCTK_ARGS:-} > "$dir/run.log" 2>&1
+  else
+    # shellcheck disable=SC2086
+    cctk_launch "$JAR" run --nproc "$W" --sizes "$SIZES" --repeats "$REPEATS" -o "$dir" --quiet ${CCTK_ARGS:-} \
+      > "$dir/run.log" 2>&1
+  fi
   t1=$(date +%s.%N)
   python3 - "$dir" "$t0" "$t1" "$k" >> "$OUT/overhead.tsv" <<'EOF'
 import glob, json, sys

@@ -18,7 +18,10 @@ place where it has one (all_reduce, broadcast: torch.distributed's own form).
 
 usage: bench/torch_gloo.py -w W --sizes 1MiB,16MiB --collectives all_reduce,all_gather,broadcast,alltoall --csv F
        [--warmup 5] [--iters 20] [--repeats 3] [--each] [--format cctk|peers] [--list-gather] [--placement page|torch]
-       [--order interleaved|back-to-back]
+       [--order interleaved|back-to-back] [--cpu-bind auto|none]
+
+--cpu-bind auto (the default) places ranks that outnumber the CPUs this program may use as cctk run does: rank r bound
+to the (r mod n)-th CPU, so both systems run with the same ranks sharing a core; none leaves them to the kernel.
 
 --placement says where each buffer starts within its page of memory. page (the default): on a page boundary (4 KiB),
 as every buffer of cctk's gloo backend does: a view of an over-allocated tensor. torch: where PyTorch's allocator
@@ -148,6 +151,9 @@ def timed_loop(call, args):
 
 def worker(rank, w, store_file, args, queue):
     os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    cpus = sorted(os.sched_getaffinity(0))  # the launcher's, inherited
+    if args.cpu_bind == "auto" and w > len(cpus):
+        os.sched_setaffinity(0, {cpus[rank % len(cpus)]})  # as cctk run binds ranks that outnumber the CPUs
     dist.init_process_group("gloo", init_method="file://" + store_file, rank=rank, world_size=w)
     colls = args.collectives.split(",")
     for s in args.sizes.split(","):
@@ -197,6 +203,9 @@ def main():
     p.add_argument("--list-gather", action="store_true", help="all_gather in the list form on PyTorch 2.x too")
     p.add_argument("--placement", choices=("page", "torch"), default="page",
                    help="buffers on a page boundary (as cctk's) or where PyTorch's allocator puts them")
+    p.add_argument("--cpu-bind", choices=("auto", "none"), default="auto",
+                   help="ranks that outnumber the CPUs: each bound to one in turn (auto, as cctk run) or left to the"
+                        " kernel (none)")
     p.add_argument("--csv", required=True)
     args = p.parse_args()
     w = args.w

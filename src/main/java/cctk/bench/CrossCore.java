@@ -99,7 +99,7 @@ final class CrossCore {
     private static Reading measure(final CompilerThreads compilers, final int tripsAtMost, final long budgetNanos,
                                    final int tries, final boolean quick) {
         if (Runtime.getRuntime().availableProcessors() < 2) {
-            return Reading.none("one CPU");
+            return Reading.none("rank 0 may run on one CPU only");
         }
         final long quietNanos = quick ? QUICK_QUIET_NANOS : QUIET_NANOS;
         if (quick) {

@@ -1,6 +1,8 @@
 package cctk.cli;
 
 import cctk.CctkException;
+import cctk.Printable;
+import cctk.launch.CpuBinding;
 import cctk.launch.LocalCapacity;
 import cctk.launch.LocalLauncher;
 import cctk.launch.LocalRun;
@@ -109,6 +111,12 @@ final class RunCommand implements Callable<Integer> {
             + " them (by cores, memory or process limits); without it such a run is refused.")
     boolean oversubscribe;
 
+    @Option(names = "--cpu-bind", paramLabel = "HOW", defaultValue = "auto", description = "Ranks that outnumber this"
+            + " machine's CPUs (those cctk may use): auto binds each to one CPU (taskset -c; rank r on the (r mod n)-th"
+            + " CPU), so the same ranks share a core in every run; none leaves them to the kernel (default:"
+            + " ${DEFAULT-VALUE}). Ranks that fit one a CPU are never bound.")
+    String cpuBind;
+
     @Override
     public Integer call() {
         if (graceSeconds < 0 || graceSeconds > 3600) {
@@ -140,8 +148,14 @@ final class RunCommand implements Callable<Integer> {
         if (backend != null && specFile != null) {
             rankArgs.addAll(List.of("--backend", backend));
         }
+        final CpuBinding.Mode bind = switch (cpuBind) {
+            case "auto" -> CpuBinding.Mode.AUTO;
+            case "none" -> CpuBinding.Mode.NONE;
+            default -> throw CctkException.usage("--cpu-bind: expected auto or none, found " + Printable.of(cpuBind)
+                    + ".");
+        };
         final LocalLauncher launcher = new LocalLauncher(spec.commandLine().getOut(), spec.commandLine().getErr(),
-                Duration.ofSeconds(graceSeconds));
+                Duration.ofSeconds(graceSeconds), CpuBinding.of(bind));
         return new LocalRun(spec.commandLine().getOut(), launcher).run(job, specFile, rankArgs, oversubscribe,
                 specFile == null ? "--nproc" : "benchmark.tasks of " + specFile);
     }

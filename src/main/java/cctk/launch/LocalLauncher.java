@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
  * CCTK_SECRET and the CCTK_LAUNCH_ID mark), on top of this process's environment and the job's own variables
  * ({@link cctk.spec.JobEnvironment}: what the spec's {@code nccl_env} and {@code env} say, as the sbatch script
  * exports them). Their output is copied line by line, prefixed {@code [rank N] }.
+ * Ranks that outnumber the launcher's CPUs are each bound to one of them ({@link CpuBinding}), and a line says how.
  * When a rank fails, the others get {@code grace} to fail on their own (they name the cause), then are stopped.
  * The result is the worst exit code of the ranks that ended on their own. <b>Note:</b> not threadsafe.
  */
@@ -42,11 +43,20 @@ public final class LocalLauncher {
     private final PrintWriter out;
     private final PrintWriter err;
     private final Duration grace;
+    private final CpuBinding binding;
 
+    /** A launcher that binds ranks that outnumber its CPUs ({@link CpuBinding.Mode#AUTO}). */
     public LocalLauncher(final PrintWriter out, final PrintWriter err, final Duration grace) {
+        this(out, err, grace, CpuBinding.of(CpuBinding.Mode.AUTO));
+    }
+
+    /** A launcher that places its ranks on CPUs as {@code binding} says. */
+    public LocalLauncher(final PrintWriter out, final PrintWriter err, final Duration grace,
+                         final CpuBinding binding) {
         this.out = out;
         this.err = err;
         this.grace = grace;
+        this.binding = binding;
     }
 
     /** {@code java -cp <this class path> cctk.cli.Main args...}: this cctk as a child process, sharing its archive. */
@@ -90,9 +100,16 @@ public final class LocalLauncher {
         final BlockingQueue<Integer> exited = new LinkedBlockingQueue<>();
         final Thread hook = new Thread(() -> stopAll(ranks), "cctk-launch-stop");
         Runtime.getRuntime().addShutdownHook(hook);
+        final String placed = binding.describe(worldSize);
+        if (placed != null) {
+            out.println("cctk run: " + placed);
+            out.flush();
+        }
         try {
             for (int r = 0; r < worldSize; r++) {
-                final ProcessBuilder pb = new ProcessBuilder(command);
+                final List<String> cmd = new ArrayList<>(binding.prefix(r, worldSize));
+                cmd.addAll(command);
+                final ProcessBuilder pb = new ProcessBuilder(cmd);
                 final Map<String, String> env = pb.environment();
                 env.putAll(jobEnv);
                 env.put(EnvVar.RANK.name(), Integer.toString(r));

@@ -131,10 +131,22 @@ public final class RankMain {
     private RunContext context(final RankIdentity id, final JobSpec spec, final Path specFile, final boolean quiet) {
         final List<String> nics = spec.resources().nics();
         final RankInfo me = new RankInfo(id.rank(), Rendezvous.localHostName(env), ProcessHandle.current().pid(),
-                id.localRank(), id.nodeIndex(), "cpu", nics.isEmpty() ? "default" : String.join(",", nics));
+                id.localRank(), id.nodeIndex(), cpuDevice(cctk.CpuList.allowed(), cctk.CpuList.online()),
+                nics.isEmpty() ? "default" : String.join(",", nics));
         final String version = RankMain.class.getPackage().getImplementationVersion();
         return new RunContext(version == null ? "dev" : version, specFile, id.jobId(), me,
                 Path.of(spec.job().outputDir()), env.shown(), TestFaults.from(env), quiet ? null : out);
+    }
+
+    /**
+     * The device of a rank that computes on the host: {@code cpu}, and the CPUs it is bound to where it may use fewer
+     * than are online ({@code cpu (bound to CPU 1)}: cctk run's binding, taskset's, a cpuset's or Slurm's).
+     */
+    static String cpuDevice(final cctk.CpuList allowed, final cctk.CpuList online) {
+        if (allowed == null || online == null || allowed.size() >= online.size()) {
+            return "cpu";
+        }
+        return "cpu (bound to CPU" + (allowed.size() == 1 ? " " : "s ") + allowed.text() + ")";
     }
 
     private void note(final String line) {

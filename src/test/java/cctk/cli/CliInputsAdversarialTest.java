@@ -116,6 +116,8 @@ class CliInputsAdversarialTest {
         a.add(Arguments.of(2, List.of("run", "--nproc", "2", "--backend", "bogus")));
         a.add(Arguments.of(2, List.of("run", "--nproc", "2", "--backend", "\u001b[31m")));
         a.add(Arguments.of(2, List.of("run", "--grace", "-5")));
+        a.add(Arguments.of(2, List.of("run", "--nproc", "2", "--cpu-bind", "cores", "-o", d + "/made-nothing")));
+        a.add(Arguments.of(2, List.of("run", "--nproc", "2", "--cpu-bind", "\u001b[31m", "-o", d + "/made-nothing")));
         // issue 23: refused by the launcher before it makes anything, not by its ranks
         a.add(Arguments.of(2, List.of("run", "--nproc", "2,2", "-o", d + "/made-nothing")));
         a.add(Arguments.of(2, List.of("run", "--nproc", "2", "-o", d + "/esc\u001b[2Jdir")));

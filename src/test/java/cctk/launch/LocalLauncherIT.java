@@ -2,6 +2,7 @@ package cctk.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import cctk.CpuList;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -37,6 +38,45 @@ class LocalLauncherIT {
         assertThat(out.toString()).contains("[rank 0] hello from 0 of 3", "[rank 1] hello from 1 of 3",
                 "[rank 2] hello from 2 of 3");
         assertThat(err.toString()).contains("[rank 2] note from 2");
+    }
+
+    /**
+     * Real taskset, real affinity: ranks that outnumber the launcher's CPUs (two of this machine's, or one) run each
+     * on one of them in turn, as each rank reads its own affinity back; with {@code none}, or where they fit, every
+     * rank keeps the launcher's.
+     */
+    @Test
+    void ranksThatOutnumberTheCpusAreBoundEachToOneInTurn() {
+        final CpuList mine = CpuList.allowed();
+        assertThat(mine).as("Cpus_allowed_list of /proc/self/status (Linux)").isNotNull();
+        final Path taskset = CpuBinding.tasksetOnPath(System.getenv("PATH"));
+        assertThat(taskset).as("util-linux's taskset (Debian: essential)").isNotNull();
+        final CpuList two = new CpuList(mine.cpus().subList(0, Math.min(2, mine.size())));
+        final int world = two.size() + 1;
+        final LocalLauncher bound = new LocalLauncher(new PrintWriter(out), new PrintWriter(err), Duration.ofSeconds(5),
+                new CpuBinding(CpuBinding.Mode.AUTO, two, taskset));
+        assertThat(bound.run(world, tiny("exit", "-1", "0"))).as(err.toString()).isZero();
+        for (int r = 0; r < world; r++) {
+            assertThat(out.toString()).contains("[rank " + r + "] hello from " + r + " of " + world + " on CPUs "
+                + two.get(r % two.size()) + "\n");
+        }
+        assertThat(out.toString()).contains("cctk run: " + world + " ranks on " + two.size() + " CPU(s) ("
+            + two.text() + "), each bound to one (taskset -c)");
+        unbound(new CpuBinding(CpuBinding.Mode.NONE, two, taskset), world, mine);
+        assertThat(out.toString()).contains("), not bound (--cpu-bind none)");
+        unbound(new CpuBinding(CpuBinding.Mode.AUTO, two, taskset), two.size(), mine);
+    }
+
+    /** Runs {@code world} ranks placed by {@code b}: each keeps the launcher's CPUs, {@code mine}. */
+    private void unbound(final CpuBinding b, final int world, final CpuList mine) {
+        out.getBuffer().setLength(0);
+        assertThat(new LocalLauncher(new PrintWriter(out), new PrintWriter(err), Duration.ofSeconds(5), b)
+                .run(world, tiny("exit", "-1", "0"))).as(err.toString()).isZero();
+        for (int r = 0; r < world; r++) {
+            assertThat(out.toString()).contains("[rank " + r + "] hello from " + r + " of " + world + " on CPUs "
+                + mine.text() + "\n");
+        }
+        assertThat(out.toString()).doesNotContain("each bound to one");
     }
 
     @Test

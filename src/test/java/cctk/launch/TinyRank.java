@@ -5,7 +5,7 @@ import cctk.rank.Rendezvous;
 import java.time.Duration;
 
 /**
- * A stand-in rank for launcher tests. Args: {@code exit RANK CODE} (that rank exits with CODE at once, the
+ * A stand-in rank for launcher tests; it says hello with the CPUs it may run on. Args: {@code exit RANK CODE} (that rank exits with CODE at once, the
  * others sleep), or {@code die RANK} (all join the store, that rank halts, the others wait at a barrier).
  */
 public final class TinyRank {
@@ -15,7 +15,9 @@ public final class TinyRank {
 
     public static void main(final String[] args) throws Exception {
         final RankIdentity id = RankIdentity.fromEnvironment(cctk.Environment.process());
-        System.out.println("hello from " + id.rank() + " of " + id.worldSize());
+        final cctk.CpuList cpus = cctk.CpuList.allowed();
+        System.out.println("hello from " + id.rank() + " of " + id.worldSize() + " on CPUs "
+            + (cpus == null ? "unknown" : cpus.text()));
         System.err.println("note from " + id.rank());
         System.out.flush();
         final int chosen = Integer.parseInt(args[1]);
