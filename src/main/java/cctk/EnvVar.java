@@ -83,7 +83,7 @@ public enum EnvVar {
     USER,
     /** Where the dynamic loader looks for NCCL and CUDA, named in errors when they are missing. */
     LD_LIBRARY_PATH,
-    /** Where Slurm's commands are looked up. */
+    /** Where Slurm's commands are looked up, and util-linux's taskset (cctk run's binding of ranks to CPUs). */
     PATH,
     /** The GPUs Slurm or the user made visible, named when none is. */
     CUDA_VISIBLE_DEVICES,

@@ -52,7 +52,7 @@ public final class CpuBinding {
     /** This launcher's binding: its allowed CPUs and the taskset on its PATH (or in /usr/bin, /bin). */
     public static CpuBinding of(final Mode mode) {
         return new CpuBinding(mode, CpuList.allowed(), mode == Mode.NONE ? null : tasksetOnPath(
-            System.getenv("PATH")));
+            cctk.Environment.process().optional(cctk.EnvVar.PATH)));
     }
 
     /** The executable {@code taskset} on {@code path} (a PATH value; /usr/bin and /bin after it), or null. */

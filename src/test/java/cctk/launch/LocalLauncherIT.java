@@ -49,7 +49,7 @@ class LocalLauncherIT {
     void ranksThatOutnumberTheCpusAreBoundEachToOneInTurn() {
         final CpuList mine = CpuList.allowed();
         assertThat(mine).as("Cpus_allowed_list of /proc/self/status (Linux)").isNotNull();
-        final Path taskset = CpuBinding.tasksetOnPath(System.getenv("PATH"));
+        final Path taskset = CpuBinding.tasksetOnPath(cctk.Environment.process().optional(cctk.EnvVar.PATH));
         assertThat(taskset).as("util-linux's taskset (Debian: essential)").isNotNull();
         final CpuList two = new CpuList(mine.cpus().subList(0, Math.min(2, mine.size())));
         final int world = two.size() + 1;
