@@ -72,6 +72,15 @@ final class MeasureStep {
      * wake-ups, less than one compile.
      */
     static final long COMPILER_NOISE_NANOS = 200_000L;
+    /**
+     * The share of a timed loop's wall time its compilers may take before it counts as disturbed, where that is more
+     * than {@link #COMPILER_NOISE_NANOS}: a compile delays the loop by at most about its own time on a core (it takes
+     * the core of a rank that the others then wait for), so one that took less than 1 % of a long loop moves the
+     * loop's mean by about that, far inside its spread. Without it an 8 s loop (20 calls of a 64 MiB gloo all_gather
+     * on this project's VM) was timed 17 times for compiles of a few ms each, and a 1 GB all-reduce's loop of 12 s as
+     * often.
+     */
+    static final double COMPILER_LOOP_SHARE = 0.01;
 
     private final Communicator comm;
     private final Benchmark bench;
@@ -225,7 +234,8 @@ final class MeasureStep {
             if (attempts == 1) {
                 firstMean = mean(times);
             }
-            final boolean jit = compilers.cpuNanos() - compiling > COMPILER_NOISE_NANOS || compileCount() != compiled;
+            final boolean jit = compileDisturbed(compilers.cpuNanos() - compiling, System.nanoTime() - t0)
+                || compileCount() != compiled;
             final boolean gc = collectionCount() != collected;
             // one vote: what disturbed the loop on any rank in the high bits (JIT, with or without GC, wins the
             // maximum over GC alone), and the loop's length at its median call in the low bits (the longest among the
@@ -281,6 +291,15 @@ final class MeasureStep {
         }
         return new Result(times, firstMean, attempts, jitRetimes, gcRetimes, lengthened, keptDisturbed,
             loopNanos, wrong, dataNanos, checked, dataBytes);
+    }
+
+    /**
+     * Whether compilers that ran {@code compilerNanos} on a core during a timed loop of {@code loopNanos} (its wall
+     * time) disturbed it: more than {@link #COMPILER_NOISE_NANOS} and more than {@link #COMPILER_LOOP_SHARE} of the
+     * loop.
+     */
+    static boolean compileDisturbed(final long compilerNanos, final long loopNanos) {
+        return compilerNanos > Math.max(COMPILER_NOISE_NANOS, (long) (COMPILER_LOOP_SHARE * loopNanos));
     }
 
     /**

@@ -72,6 +72,17 @@ class MeasureStepTest {
     }
 
     @Test
+    void aCompileDisturbsALoopWhenItTookMoreThanTheNoiseAndMoreThanAHundredthOfTheLoop() {
+        // a short loop: the 200 us floor decides
+        assertThat(MeasureStep.compileDisturbed(150_000, 10_000_000)).isFalse();
+        assertThat(MeasureStep.compileDisturbed(300_000, 10_000_000)).isTrue();
+        // 20 calls of a 64 MiB gloo all_gather, 8 s: a 5 ms compile moves it by 0.06 %, a 100 ms one by over 1 %
+        assertThat(MeasureStep.compileDisturbed(5_000_000, 8_000_000_000L)).isFalse();
+        assertThat(MeasureStep.compileDisturbed(80_000_000, 8_000_000_000L)).isFalse();
+        assertThat(MeasureStep.compileDisturbed(100_000_000, 8_000_000_000L)).isTrue();
+    }
+
+    @Test
     void aPointDuringWhichOneRankCollectedIsTimedAgainOnEveryRank() {
         // rank 1 runs a collection inside the first timed loop only: every rank times the point a second time
         final Benchmark b = HarnessTest.bench(List.of(CollectiveType.ALL_REDUCE), List.of(DType.FLOAT32),
