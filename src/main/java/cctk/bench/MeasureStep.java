@@ -229,13 +229,13 @@ final class MeasureStep {
             comm.barrier();
             final long t0 = System.nanoTime();
             times = timer.time(loop, () -> coll.run(comm, send, recv, c));
-            loopNanos += System.nanoTime() - t0;
+            final long took = System.nanoTime() - t0;
+            loopNanos += took;
             attempts++;
             if (attempts == 1) {
                 firstMean = mean(times);
             }
-            final boolean jit = compileDisturbed(compilers.cpuNanos() - compiling, System.nanoTime() - t0)
-                || compileCount() != compiled;
+            final boolean jit = compileDisturbed(compilers.cpuNanos() - compiling, took) || compileCount() != compiled;
             final boolean gc = collectionCount() != collected;
             // one vote: what disturbed the loop on any rank in the high bits (JIT, with or without GC, wins the
             // maximum over GC alone), and the loop's length at its median call in the low bits (the longest among the

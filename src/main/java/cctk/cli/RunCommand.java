@@ -1,7 +1,6 @@
 package cctk.cli;
 
 import cctk.CctkException;
-import cctk.Printable;
 import cctk.launch.CpuBinding;
 import cctk.launch.LocalCapacity;
 import cctk.launch.LocalLauncher;
@@ -122,6 +121,7 @@ final class RunCommand implements Callable<Integer> {
         if (graceSeconds < 0 || graceSeconds > 3600) {
             throw CctkException.usage("--grace: expected 0 to 3600 seconds, found " + graceSeconds + ".");
         }
+        final CpuBinding.Mode bind = CpuBinding.Mode.ofFlag(cpuBind); // before a spec is read or anything made
         final LocalSpecs.Flags flags = new LocalSpecs.Flags(nproc, backend, collectives, sizes, dtypes, ops, warmup,
                 iters, checkIters, inPlace, output, repeats, retime, windowMillis, timeAcrossRanks);
         final JobSpec job;
@@ -148,12 +148,6 @@ final class RunCommand implements Callable<Integer> {
         if (backend != null && specFile != null) {
             rankArgs.addAll(List.of("--backend", backend));
         }
-        final CpuBinding.Mode bind = switch (cpuBind) {
-            case "auto" -> CpuBinding.Mode.AUTO;
-            case "none" -> CpuBinding.Mode.NONE;
-            default -> throw CctkException.usage("--cpu-bind: expected auto or none, found " + Printable.of(cpuBind)
-                    + ".");
-        };
         final LocalLauncher launcher = new LocalLauncher(spec.commandLine().getOut(), spec.commandLine().getErr(),
                 Duration.ofSeconds(graceSeconds), CpuBinding.of(bind));
         return new LocalRun(spec.commandLine().getOut(), launcher).run(job, specFile, rankArgs, oversubscribe,

@@ -1,6 +1,8 @@
 package cctk.launch;
 
+import cctk.CctkException;
 import cctk.CpuList;
+import cctk.Printable;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,9 +32,14 @@ public final class CpuBinding {
         /** Never bound: the kernel places them. */
         NONE;
 
-        /** The command line's name: {@code auto}, {@code none}. */
-        public String cliName() {
-            return name().toLowerCase(Locale.ROOT);
+        /** The mode {@code --cpu-bind} names ({@code auto} or {@code none}, any case); a usage error otherwise. */
+        public static Mode ofFlag(final String text) {
+            return switch (text == null ? "auto" : text.trim().toLowerCase(Locale.ROOT)) {
+                case "auto" -> AUTO;
+                case "none" -> NONE;
+                default -> throw CctkException.usage("--cpu-bind: expected auto or none, found '"
+                    + Printable.of(text) + "'.");
+            };
         }
     }
 

@@ -1,6 +1,7 @@
 package cctk.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import cctk.CpuList;
 import java.io.IOException;
@@ -54,6 +55,15 @@ class CpuBindingTest {
         final CpuBinding unknown = new CpuBinding(CpuBinding.Mode.AUTO, null, TASKSET);
         assertThat(unknown.prefix(3, 4)).isEmpty();
         assertThat(unknown.describe(4)).isNull();
+    }
+
+    @Test
+    void theFlagNamesAutoOrNoneAndNothingElse() {
+        assertThat(CpuBinding.Mode.ofFlag("auto")).isEqualTo(CpuBinding.Mode.AUTO);
+        assertThat(CpuBinding.Mode.ofFlag(" NONE ")).isEqualTo(CpuBinding.Mode.NONE);
+        assertThat(CpuBinding.Mode.ofFlag(null)).isEqualTo(CpuBinding.Mode.AUTO);
+        assertThatThrownBy(() -> CpuBinding.Mode.ofFlag("cores")).isInstanceOf(cctk.CctkException.class)
+            .hasMessage("--cpu-bind: expected auto or none, found 'cores'.");
     }
 
     @Test

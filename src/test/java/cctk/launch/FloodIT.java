@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -86,6 +87,20 @@ class FloodIT {
     private record Result(int exit, double seconds, int rows, long wrong, List<String> blame, String log) {
     }
 
+    /**
+     * A copy of {@code file} the stranger can read wherever the checkout lies: a clone inside an owner-only
+     * directory (a {@code mktemp -d}) is closed to every other user, the script in it too.
+     */
+    private static Path strangersCopy(final Path file) throws IOException {
+        final Path d = Files.createTempDirectory("cctk-flood-", PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwxr-xr-x")));
+        final Path copy = Files.copy(file, d.resolve(file.getFileName()));
+        Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("r--r--r--"));
+        copy.toFile().deleteOnExit();
+        d.toFile().deleteOnExit();
+        return copy;
+    }
+
     private static Result run(final Path dir, final String backend, final String tag, final boolean flood)
             throws IOException, InterruptedException {
         final Path out = dir.resolve(tag);
@@ -97,9 +112,11 @@ class FloodIT {
                 + "  sizes: {min: 1KiB, max: 1MiB, factor: 32}\n  repeats: 1\n  timeout: 30s\n");
         Process stranger = null;
         if (flood) {
+            final Path script = strangersCopy(Path.of("bench", "flood.py"));
             stranger = new ProcessBuilder("setpriv", "--reuid=" + Strangers.UID, "--regid=" + Strangers.UID,
-                    "--clear-groups", "/usr/bin/python3", Path.of("bench", "flood.py").toAbsolutePath().toString(),
+                    "--clear-groups", "/usr/bin/python3", script.toString(),
                     "--uid", "0", "--per-port", String.valueOf(PER_PORT), "--seconds", "600")
+                    .directory(script.getParent().toFile())
                     .redirectErrorStream(true).redirectOutput(dir.resolve(tag + ".flood.log").toFile()).start();
             Thread.sleep(500);
             assertThat(stranger.isAlive()).as("the stranger runs: %s", Files.readString(dir.resolve(tag
