@@ -48,6 +48,15 @@ bench_crosscore() {  # OUT -> OUT/crosscore (built from bench/crosscore.c), or a
   fi
 }
 
+bench_pagefault() {  # OUT -> "first touch of a page: ..." (bench/pagefault.c), or a note why not
+  if command -v cc >/dev/null && cc -O2 -o "$1/pagefault" "$ROOT/bench/pagefault.c" && f=$("$1/pagefault"); then
+    set -- $f
+    echo "first touch of a page: $2 us per 4 KiB page, $4 us per 4 KiB of a transparent huge page (bench/pagefault.c)"
+  else
+    echo "first touch of a page: not measured (no C compiler: apt-get install -y gcc)"
+  fi
+}
+
 xcore() {  # OUT -> the machine's cross-core round trip of 1 MiB now, in us (bench/crosscore.c), or "-"
   if [ -x "$1/crosscore" ]; then "$1/crosscore" 0.5 2>/dev/null || echo -; else echo -; fi
 }

@@ -18,6 +18,7 @@ def human(n):
 
 def main(out):
     by = {}  # (W, coll, size) -> system -> [busbw per round]
+    rounds = {}  # (W, coll, size) -> system -> {round: busbw}
     wrong = 0
     versions = {}  # torch, torch2 -> PyTorch version
     for line in open(os.path.join(out, "runs.tsv")):
@@ -35,6 +36,7 @@ def main(out):
                 wrong += int(row["wrong"] or 0)
                 key = (int(w), row["collective"], int(row["size_bytes"]))
                 by.setdefault(key, {}).setdefault(system, []).append(float(row["busbw_gbps"]))
+                rounds.setdefault(key, {}).setdefault(system, {})[int(r)] = float(row["busbw_gbps"])
     peers = [t for t in ("torch", "torch2", "torch-own") if t in versions]
     names = ", ".join(f"{t}: PyTorch {versions[t]}" for t in peers)
     names += "; torch and torch2 on page-aligned buffers, as cctk's" + (
@@ -44,9 +46,11 @@ def main(out):
     print()
     systems = ["gloo"] + peers + ["tcp"]
     print("| W | collective | size | " + " | ".join(f"{x} busbw" for x in systems) + " | "
-          + " | ".join(f"gloo/{t}" for t in peers) + " | tcp/gloo | rounds | max/min " + ", ".join(systems) + " |")
-    print("|" + "---|" * (3 + len(systems) + len(peers) + 3))
+          + " | ".join(f"gloo/{t}" for t in peers) + " | tcp/gloo | rounds | max/min " + ", ".join(systems) + " | "
+          + " | ".join(f"gloo/{t} in each round" for t in peers) + " |")
+    print("|" + "---|" * (3 + len(systems) + 2 * len(peers) + 3))
     big = {t: [] for t in peers}
+    steady = {t: [] for t in peers}  # cells at 16/64 MiB whose ratio is outside +-15 % on the same side in every round
     nan = float("nan")
     for (w, c, s), v in sorted(by.items()):
         g = v.get("gloo", [])
@@ -61,14 +65,23 @@ def main(out):
                 big[t].append(r)
         pg = med["tcp"] / med["gloo"] if "tcp" in med else nan
         spread = ", ".join(f"{max(v[x]) / min(v[x]):.2f}" if v.get(x) else "-" for x in systems)
+        # each round's own ratio: both systems ran within minutes of each other, on the machine as it was then
+        paired = []
+        for t in peers:
+            byr = rounds[(w, c, s)]
+            per = [byr["gloo"][k] / byr[t][k] for k in sorted(byr["gloo"]) if k in byr.get(t, {})]
+            paired.append(" ".join(f"{x:.2f}" for x in per) or "-")
+            if s >= 16 << 20 and per and (all(x < 0.85 for x in per) or all(x > 1.15 for x in per)):
+                steady[t].append(f"W={w} {c} {human(s)}")
         print(f"| {w} | {c} | {human(s)} | " + " | ".join(f"{med.get(x, nan):.3g}" for x in systems) + " | "
-              + " | ".join(ratios) + f" | {pg:.2f} | {len(g)} | {spread} |")
+              + " | ".join(ratios) + f" | {pg:.2f} | {len(g)} | {spread} | " + " | ".join(paired) + " |")
     for t in peers:
         if big[t]:
             inside = sum(1 for x in big[t] if 0.85 <= x <= 1.15)
             print()
             print(f"gloo/{t} (PyTorch {versions[t]}) at 16 and 64 MiB: {inside} of {len(big[t])} cells within +-15 % "
-                  f"(range {min(big[t]):.2f}-{max(big[t]):.2f})")
+                  f"(range {min(big[t]):.2f}-{max(big[t]):.2f}); outside it on the same side in every round: "
+                  f"{len(steady[t])} ({', '.join(steady[t]) or 'none'})")
 
 
 if __name__ == "__main__":

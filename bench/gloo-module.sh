@@ -46,9 +46,11 @@ if [ -n "$TORCH2_PYTHON" ]; then
 fi
 if [ "${TORCH_OWN:-}" = 1 ]; then systems+=(torch-own); fi
 bench_crosscore "$OUT"
+pagefault=$(bench_pagefault "$OUT")
 # GLIBC_TUNABLES, when set, reaches every system alike (e.g. glibc.malloc.hugetlb=1: see bench/README.md)
 bench_header "$OUT" "rounds $ROUNDS, W $WORLDS, sizes $SIZES, collectives $COLLS; torch $torch; module $CCTK_GLOO_DIR;\
- warm-up $WARMUP, iterations $ITERS; torch buffers page-aligned as cctk does${TORCH_OWN:+ (torch-own: where the PyTorch allocator puts them)}; GLIBC_TUNABLES=${GLIBC_TUNABLES:-(unset)} for every system"
+ warm-up $WARMUP, iterations $ITERS; torch buffers page-aligned as cctk does${TORCH_OWN:+ (torch-own: where the PyTorch allocator puts them)}; GLIBC_TUNABLES=${GLIBC_TUNABLES:-(unset)} for every system;\
+ $pagefault"
 : > "$OUT/runs.tsv"
 for r in $(seq 1 "$ROUNDS"); do
   for w in $WORLDS; do

@@ -8,15 +8,16 @@ import java.util.regex.Pattern;
 
 /**
  * The environment a spec gives its ranks, in one place for every launcher: the sbatch script exports it (the
- * renderer quotes each value), {@code cctk run} puts it into each rank's process environment. In order: the spec's
- * {@code nccl_env}, its {@code env}, then {@code nccl.debug}'s {@code NCCL_DEBUG=INFO} and per-rank
- * {@code NCCL_DEBUG_FILE} when the spec runs NCCL; later entries win. A name that is not a variable name is refused
- * naming its key.
+ * renderer quotes each value), {@code cctk run} puts it into each rank's process environment. In order: glibc's
+ * allocator settings of a job that runs gloo ({@link #glooAllocator}), the spec's {@code nccl_env}, its {@code env},
+ * then {@code nccl.debug}'s {@code NCCL_DEBUG=INFO} and per-rank {@code NCCL_DEBUG_FILE} when the spec runs NCCL;
+ * later entries win. A name that is not a variable name is refused naming its key.
  * <b>Note:</b> threadsafe (no state).
  */
 public final class JobEnvironment {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final String GLOO = "gloo";
 
     /**
      * One variable.
@@ -31,9 +32,9 @@ public final class JobEnvironment {
     private JobEnvironment() {
     }
 
-    /** The spec's {@code nccl_env} then {@code env}. */
+    /** {@link #glooAllocator}'s settings, then the spec's {@code nccl_env} then {@code env}. */
     public static List<Variable> exported(final JobSpec spec) {
-        final List<Variable> out = new ArrayList<>();
+        final List<Variable> out = new ArrayList<>(glooAllocator(spec));
         add(out, "nccl_env", spec.ncclEnv());
         add(out, "env", spec.env());
         return out;
@@ -58,6 +59,32 @@ public final class JobEnvironment {
         final List<Variable> out = new ArrayList<>(exported(spec));
         out.addAll(ncclDebug(spec));
         return out;
+    }
+
+    /**
+     * glibc's allocator settings for a job that runs gloo, unless the spec's {@code env} or {@code nccl_env} sets
+     * {@code GLIBC_TUNABLES} or any {@code MALLOC_*} variable itself (then it is the spec's to set): a fixed mmap
+     * threshold of 32 MiB (glibc's largest dynamic one) and a top pad of 64 MiB (a secondary arena's whole heap).
+     * c10d's Gloo takes per-call temporaries of the message size (all_gather's gathered tensor) in its worker
+     * threads. In a Python program those threads' arenas settle after a few calls and reuse warm memory; in a JVM,
+     * with its own threads' allocations in the same arenas, glibc keeps making and deleting heaps for them, so the
+     * temporaries are fresh pages on many calls (measured: bench/RESULTS.md, issue 28, sets S0-S2). The pad keeps a
+     * heap from being deleted or trimmed once a temporary fits in it, and the fixed threshold keeps temporaries up to
+     * 32 MiB in the heaps, as the dynamic threshold a Python process reaches does. Each rank's header names both.
+     */
+    public static List<Variable> glooAllocator(final JobSpec spec) {
+        final Benchmark b = spec.benchmark();
+        if (b == null || b.backends() == null || !b.backends().contains(GLOO) || setsAllocator(spec.env())
+                || setsAllocator(spec.ncclEnv())) {
+            return List.of();
+        }
+        return List.of(new Variable("MALLOC_MMAP_THRESHOLD_", Long.toString(32L << 20), "benchmark.backends"),
+            new Variable("MALLOC_TOP_PAD_", Long.toString(64L << 20), "benchmark.backends"));
+    }
+
+    private static boolean setsAllocator(final Map<String, String> vars) {
+        return vars != null && vars.keySet().stream()
+            .anyMatch(n -> n.equals("GLIBC_TUNABLES") || n.startsWith("MALLOC_"));
     }
 
     /** Whether the spec runs a backend that its nccl section describes. */

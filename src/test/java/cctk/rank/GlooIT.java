@@ -122,7 +122,9 @@ class GlooIT {
             final Path txt = files.filter(p -> p.getFileName().toString().matches("profile_gloo_world2_.*\\.txt"))
                     .findFirst().orElseThrow();
             assertThat(Files.readString(txt)).as("the library that ran, in the header")
-                    .containsPattern("# Rank 1 .*PyTorch 2\\.\\d+\\.\\d+ c10d ProcessGroupGloo");
+                    .containsPattern("# Rank 1 .*PyTorch 2\\.\\d+\\.\\d+ c10d ProcessGroupGloo")
+                    .as("glibc's settings for Gloo's temporaries reached the ranks and are named")
+                    .contains("# env MALLOC_MMAP_THRESHOLD_=33554432").contains("# env MALLOC_TOP_PAD_=67108864");
         }
     }
 

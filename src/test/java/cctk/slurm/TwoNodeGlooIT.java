@@ -82,7 +82,8 @@ class TwoNodeGlooIT {
             assertThat(r.get("wrong")).as(CsvRows.show(r)).isEqualTo("0");
         }
         assertThat(header).contains("# Rank 3 rank 3 host node2").contains("gloo over tcp on eth1")
-                .containsPattern("PyTorch 2\\.\\d+\\.\\d+ c10d ProcessGroupGloo");
+                .containsPattern("PyTorch 2\\.\\d+\\.\\d+ c10d ProcessGroupGloo")
+                .contains("# env MALLOC_MMAP_THRESHOLD_=33554432").contains("# env MALLOC_TOP_PAD_=67108864");
         for (final String node : NODES) {
             final long eth0 = LocalCluster.txBytes(node, "eth0") - start.get(node + "/eth0");
             final long eth1 = LocalCluster.txBytes(node, "eth1") - start.get(node + "/eth1");

@@ -39,6 +39,28 @@ class JobEnvironmentTest {
     }
 
     @Test
+    void aJobThatRunsGlooGetsGlibcsSettingsForItsTemporariesFirstUnlessItsEnvSetsTheAllocator() throws Exception {
+        final JobSpec both = spec("benchmark: {backends: [tcp, gloo], tasks: [2]}\n");
+        assertThat(JobEnvironment.of(both)).extracting(v -> v.name() + "=" + v.value() + " from " + v.key())
+            .startsWith("MALLOC_MMAP_THRESHOLD_=33554432 from benchmark.backends",
+                "MALLOC_TOP_PAD_=67108864 from benchmark.backends", "NCCL_ALGO=Ring from nccl_env.NCCL_ALGO")
+            .hasSize(6);
+        assertThat(JobEnvironment.exported(both)).hasSize(6);
+        assertThat(JobEnvironment.glooAllocator(spec("benchmark: {backends: [tcp, nccl], tasks: [2]}\n"))).isEmpty();
+        for (final String own : new String[] {"GLIBC_TUNABLES: glibc.malloc.hugetlb=1", "MALLOC_ARENA_MAX: 2",
+            "MALLOC_TOP_PAD_: 0"}) {
+            final Path f = dir.resolve("own.yaml");
+            Files.writeString(f, "job: {name: t, output_dir: " + dir.resolve("out") + "}\n"
+                + "resources: {nodes: 1, tasks_per_node: 2}\nenv: {" + own + "}\n"
+                + "benchmark: {backends: [gloo], tasks: [2]}\n");
+            final JobSpec s = SpecParser.parse(f);
+            assertThat(JobEnvironment.glooAllocator(s)).as(own).isEmpty();
+            assertThat(JobEnvironment.of(s)).as(own).extracting(JobEnvironment.Variable::key)
+                .containsExactly("env." + own.substring(0, own.indexOf(':')));
+        }
+    }
+
+    @Test
     void aNameThatIsNoVariableIsRefusedByItsKey() throws Exception {
         final JobSpec s = spec("");
         final JobSpec bad = new JobSpec(s.source(), s.job(), s.cluster(), s.resources(), s.ncclEnv(),
