@@ -70,6 +70,11 @@ public final class Environment {
         return out;
     }
 
+    /** Whether glibc's allocator is set here: {@code GLIBC_TUNABLES} or any {@code MALLOC_*} variable. */
+    public boolean setsAllocator() {
+        return variables.keySet().stream().anyMatch(Environment::isAllocator);
+    }
+
     private static boolean isAllocator(final String name) {
         return name.equals("GLIBC_TUNABLES") || name.startsWith("MALLOC_");
     }

@@ -19,4 +19,13 @@ class EnvironmentTest {
         assertEquals(java.util.List.of("CCTK_SHM_DIR", "GLIBC_TUNABLES", "MALLOC_ARENA_MAX", "NCCL_IB_HCA"),
             java.util.List.copyOf(env.shown().keySet()), "sorted");
     }
+
+    @Test
+    void glibcsAllocatorIsSetByGlibcTunablesOrAnyMallocVariableOnly() {
+        org.junit.jupiter.api.Assertions.assertTrue(Environment.of(Map.of("GLIBC_TUNABLES", "")).setsAllocator());
+        org.junit.jupiter.api.Assertions.assertTrue(Environment.of(Map.of("MALLOC_ARENA_MAX", "2")).setsAllocator());
+        org.junit.jupiter.api.Assertions.assertFalse(Environment.of(Map.of("MY_MALLOC_X", "1", "HOME", "/root"))
+            .setsAllocator());
+        org.junit.jupiter.api.Assertions.assertFalse(Environment.empty().setsAllocator());
+    }
 }

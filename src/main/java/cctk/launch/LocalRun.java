@@ -3,9 +3,11 @@ package cctk.launch;
 import cctk.CauseFile;
 import cctk.CctkException;
 import cctk.EnvVar;
+import cctk.Environment;
 import cctk.IoErrors;
 import cctk.OwnerFiles;
 import cctk.Printable;
+import cctk.spec.JobEnvironment;
 import cctk.spec.JobSpec;
 import cctk.spec.RankJvm;
 import cctk.spec.SpecDigest;
@@ -76,6 +78,10 @@ public final class LocalRun {
             digest = SpecDigest.of(yaml);
         }
         final Map<String, String> env = new LinkedHashMap<>(LocalSpecs.environment(job));
+        if (Environment.process().setsAllocator()) {
+            // the caller's own glibc settings stand: cctk's for gloo ranks would mix with them
+            JobEnvironment.glooAllocator(job).forEach(v -> env.remove(v.name()));
+        }
         env.put(EnvVar.CCTK_SPEC_SHA256.name(), digest);
         int worst = 0;
         for (final int world : job.benchmark().taskCounts()) {

@@ -216,9 +216,23 @@ public final class SbatchRenderer {
                 + "\nset -u");
     }
 
-    /** One export line per variable {@link JobEnvironment#exported} gives, then nccl.debug's block. */
+    /**
+     * {@link JobEnvironment#glooAllocator}'s variables where the job's environment sets no allocator variable, then
+     * one export line per variable {@link JobEnvironment#exported} gives, then nccl.debug's block.
+     */
     private static ShellText exports(final JobSpec spec) {
         final List<ShellText> lines = new ArrayList<>();
+        final List<JobEnvironment.Variable> glibc = JobEnvironment.glooAllocator(spec);
+        if (!glibc.isEmpty()) {
+            final StringBuilder sb = new StringBuilder("# glibc's settings for Gloo's per-call temporaries (README: the"
+                    + " gloo backend), unless the environment sets the allocator\nif " + JobEnvironment.ALLOCATOR_UNSET
+                    + "; then\n");
+            for (final JobEnvironment.Variable v : glibc) {
+                sb.append("  export ").append(v.name()).append('=').append(ShellQuote.quote(v.key(), v.value()).text())
+                        .append('\n');
+            }
+            lines.add(ShellQuote.passThrough(sb.append("fi").toString()));
+        }
         for (final JobEnvironment.Variable v : JobEnvironment.exported(spec)) {
             final ShellText value = ShellQuote.quote(v.key(), v.value());
             lines.add(ShellQuote.passThrough("export " + v.name() + "=" + value.text()));

@@ -16,6 +16,12 @@ import java.util.regex.Pattern;
  */
 public final class JobEnvironment {
 
+    /**
+     * A bash condition, true where the environment sets none of glibc's allocator variables ({@code GLIBC_TUNABLES},
+     * {@code MALLOC_*}); builtins only, no pipe.
+     */
+    public static final String ALLOCATOR_UNSET = "[ -z \"${GLIBC_TUNABLES+x}\" ] && [ -z \"$(compgen -e MALLOC_)\" ]";
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final String GLOO = "gloo";
 
@@ -32,9 +38,9 @@ public final class JobEnvironment {
     private JobEnvironment() {
     }
 
-    /** {@link #glooAllocator}'s settings, then the spec's {@code nccl_env} then {@code env}. */
+    /** The spec's {@code nccl_env} then {@code env}. */
     public static List<Variable> exported(final JobSpec spec) {
-        final List<Variable> out = new ArrayList<>(glooAllocator(spec));
+        final List<Variable> out = new ArrayList<>();
         add(out, "nccl_env", spec.ncclEnv());
         add(out, "env", spec.env());
         return out;
@@ -54,16 +60,21 @@ public final class JobEnvironment {
         return spec.job().outputDir() + "/nccl-debug";
     }
 
-    /** Everything a rank gets: {@link #exported} then {@link #ncclDebug}. */
+    /**
+     * Everything a rank gets: {@link #glooAllocator}, {@link #exported}, then {@link #ncclDebug}. A launcher leaves
+     * out {@link #glooAllocator}'s variables where the environment the ranks inherit sets the allocator itself.
+     */
     public static List<Variable> of(final JobSpec spec) {
-        final List<Variable> out = new ArrayList<>(exported(spec));
+        final List<Variable> out = new ArrayList<>(glooAllocator(spec));
+        out.addAll(exported(spec));
         out.addAll(ncclDebug(spec));
         return out;
     }
 
     /**
      * glibc's allocator settings for a job that runs gloo, unless the spec's {@code env} or {@code nccl_env} sets
-     * {@code GLIBC_TUNABLES} or any {@code MALLOC_*} variable itself (then it is the spec's to set): a fixed mmap
+     * {@code GLIBC_TUNABLES} or any {@code MALLOC_*} variable itself (then it is the spec's to set; and a launcher
+     * leaves them out where the ranks' inherited environment sets one, {@link #ALLOCATOR_UNSET}): a fixed mmap
      * threshold of 32 MiB (glibc's largest dynamic one) and a top pad of 64 MiB (a secondary arena's whole heap).
      * c10d's Gloo takes per-call temporaries of the message size (all_gather's gathered tensor) in its worker
      * threads. In a Python program those threads' arenas settle after a few calls and reuse warm memory; in a JVM,

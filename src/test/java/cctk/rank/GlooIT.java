@@ -129,6 +129,31 @@ class GlooIT {
     }
 
     /**
+     * The caller's own glibc settings stand: with {@code MALLOC_ARENA_MAX} in the environment {@code cctk run} starts
+     * from, its gloo ranks get neither of cctk's allocator settings, and their header names the caller's.
+     */
+    @Test
+    void aCallersOwnAllocatorSettingReplacesCctksForGlooRanks() throws Exception {
+        final Path results = dir.resolve("own-allocator");
+        final Path log = dir.resolve("own.log");
+        final ProcessBuilder pb = new ProcessBuilder(cctk("run", "--backend", "gloo", "--nproc", "2", "--collectives",
+                "all_reduce", "--sizes", "4KiB", "--warmup", "1", "--iters", "2", "-o", results.toString(), "--quiet"))
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().keySet().removeIf(n -> n.equals("GLIBC_TUNABLES") || n.startsWith("MALLOC_"));
+        pb.environment().put("MALLOC_ARENA_MAX", "4");
+        final Process run = pb.start();
+        final boolean ended = run.waitFor(240, TimeUnit.SECONDS);
+        run.destroyForcibly();
+        assertThat(ended).as(Files.readString(log)).isTrue();
+        assertThat(run.exitValue()).as(Files.readString(log)).isZero();
+        try (Stream<Path> files = Files.list(results)) {
+            final Path txt = files.filter(p -> p.toString().endsWith(".txt")).findFirst().orElseThrow();
+            assertThat(Files.readString(txt)).contains("# env MALLOC_ARENA_MAX=4")
+                    .doesNotContain("MALLOC_TOP_PAD_").doesNotContain("MALLOC_MMAP_THRESHOLD_");
+        }
+    }
+
+    /**
      * Every buffer of the backend starts on a page boundary, whatever malloc returned (which puts a large allocation
      * 16 bytes into a page): where a buffer starts within its page changed the cost of the kernel's copy out of a
      * socket two-fold on a VM (bench/RESULTS.md, issue 28). The module's own GlooBuffer, through the class loader a

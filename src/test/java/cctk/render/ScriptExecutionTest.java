@@ -170,6 +170,36 @@ class ScriptExecutionTest {
         assertThat(job.script()).contains("#SBATCH --partition='debug '\\''; touch ");
     }
 
+    /**
+     * A job that runs gloo exports glibc's settings for Gloo's temporaries (JobEnvironment.glooAllocator) to its
+     * ranks, but not where the environment the job starts with sets the allocator itself: real bash, the fake srun
+     * records the ranks' environment.
+     */
+    @Test
+    void aJobThatRunsGlooGivesItsRanksGlibcsSettingsUnlessTheEnvironmentSetsTheAllocator() throws Exception {
+        final JobSpec local = JobSpecs.specFor("local");
+        final JobSpec spec = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
+                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp", "gloo"), List.of(2)), List.of());
+        final RenderedJob job = render(spec, base.resolve("jobs/g"));
+        assertThat(Bash.syntaxErrors(job.script(), tmp)).isEmpty();
+        final Bash.Result plain = runScript(job, true);
+        assertThat(plain.code()).as(plain.err()).isZero();
+        assertThat(Bash.nulSeparated(fake.resolve("srun-0.env"))).contains("MALLOC_MMAP_THRESHOLD_=33554432",
+                "MALLOC_TOP_PAD_=67108864");
+        for (final Map.Entry<String, String> own : Map.of("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1",
+                "MALLOC_ARENA_MAX", "2").entrySet()) {
+            Files.delete(fake.resolve("srun-count"));
+            final Bash.Result r = runScript(job, true, Map.of(own.getKey(), own.getValue()));
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(Bash.nulSeparated(fake.resolve("srun-0.env"))).as(own.getKey())
+                    .contains(own.getKey() + "=" + own.getValue())
+                    .noneMatch(e -> e.startsWith("MALLOC_MMAP_THRESHOLD_=") || e.startsWith("MALLOC_TOP_PAD_="));
+        }
+        final JobSpec tcp = new JobSpec(local.source(), local.job(), local.cluster(), local.resources(),
+                local.ncclEnv(), local.env(), JobSpecs.benchmark(List.of("tcp"), List.of(2)), List.of());
+        assertThat(render(tcp, base.resolve("jobs/t")).script()).doesNotContain("MALLOC_");
+    }
+
     @Test
     void eachStepRunsAndTheScriptExitsWithTheWorstCode() throws Exception {
         final JobSpec local = JobSpecs.specFor("local");
@@ -259,14 +289,23 @@ class ScriptExecutionTest {
     }
 
     private Bash.Result runScript(final RenderedJob job, final boolean fakesFirst) throws Exception {
+        return runScript(job, fakesFirst, Map.of());
+    }
+
+    /** The script under bash, glibc's allocator variables of this JVM's environment left out, {@code extra} added. */
+    private Bash.Result runScript(final RenderedJob job, final boolean fakesFirst, final Map<String, String> extra)
+            throws Exception {
         final Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
         final Map<String, String> env = new HashMap<>();
         env.put("PATH", (fakesFirst ? bin + ":" : "") + "/usr/bin:/bin");
         env.put("FAKE_DIR", fake.toString());
         env.put("LC_ALL", "C.UTF-8");
         env.remove("SLURM_JOB_ID");
-        final List<String> argv = new ArrayList<>(List.of("env", "-u", "SLURM_JOB_ID", "-u", "SLURM_JOB_NODELIST",
-                "bash", job.scriptPath().toString()));
+        final List<String> argv = new ArrayList<>(List.of("env", "-u", "SLURM_JOB_ID", "-u", "SLURM_JOB_NODELIST"));
+        System.getenv().keySet().stream().filter(n -> n.equals("GLIBC_TUNABLES") || n.startsWith("MALLOC_"))
+                .forEach(n -> argv.addAll(List.of("-u", n)));
+        extra.forEach((k, v) -> argv.add(k + "=" + v));
+        argv.addAll(List.of("bash", job.scriptPath().toString()));
         return Bash.run(argv, elsewhere, env);
     }
 
