@@ -75,7 +75,8 @@ public final class Environment {
         return variables.keySet().stream().anyMatch(Environment::isAllocator);
     }
 
-    private static boolean isAllocator(final String name) {
+    /** Whether {@code name} is one of glibc's allocator variables: {@code GLIBC_TUNABLES} or {@code MALLOC_*}. */
+    public static boolean isAllocator(final String name) {
         return name.equals("GLIBC_TUNABLES") || name.startsWith("MALLOC_");
     }
 

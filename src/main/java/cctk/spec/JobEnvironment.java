@@ -1,6 +1,7 @@
 package cctk.spec;
 
 import cctk.CctkException;
+import cctk.Environment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -94,8 +95,7 @@ public final class JobEnvironment {
     }
 
     private static boolean setsAllocator(final Map<String, String> vars) {
-        return vars != null && vars.keySet().stream()
-            .anyMatch(n -> n.equals("GLIBC_TUNABLES") || n.startsWith("MALLOC_"));
+        return vars != null && vars.keySet().stream().anyMatch(Environment::isAllocator);
     }
 
     /** Whether the spec runs a backend that its nccl section describes. */
