@@ -24,8 +24,14 @@ final class Blame {
     /** What a rank says when a signal, not a fault, stopped it. */
     static final String STOPPED = "stopped: ";
 
-    /** How long a rank stopped by a signal waits for the store's notice of a crash that caused it. */
-    static final long NOTICE_WAIT_NANOS = 300_000_000L;
+    /**
+     * How long a rank stopped by a signal waits for the store's notice of a crash that caused it. Slurm ends the step
+     * of a task killed with -9 within milliseconds, and on a loaded node rank 0's store can take longer than that to
+     * read the dead rank's end of the socket: 300 ms was too short there (the two-node fault test, twice in about
+     * ten runs on 2 vCPUs). A plain scancel waits this long before the files are finished, far inside Slurm's
+     * KillWait (30 s by default).
+     */
+    static final long NOTICE_WAIT_NANOS = 1_500_000_000L;
     private static final long NOTICE_POLL_NANOS = 5_000_000L;
 
     private Blame() {
