@@ -17,7 +17,6 @@ def human(n):
 
 
 def main(out):
-    by = {}  # (W, coll, size) -> system -> [busbw per round]
     rounds = {}  # (W, coll, size) -> system -> {round: busbw}
     wrong = 0
     versions = {}  # torch, torch2 -> PyTorch version
@@ -35,7 +34,6 @@ def main(out):
                     continue
                 wrong += int(row["wrong"] or 0)
                 key = (int(w), row["collective"], int(row["size_bytes"]))
-                by.setdefault(key, {}).setdefault(system, []).append(float(row["busbw_gbps"]))
                 rounds.setdefault(key, {}).setdefault(system, {})[int(r)] = float(row["busbw_gbps"])
     peers = [t for t in ("torch", "torch2", "torch-own") if t in versions]
     names = ", ".join(f"{t}: PyTorch {versions[t]}" for t in peers)
@@ -52,7 +50,8 @@ def main(out):
     big = {t: [] for t in peers}
     steady = {t: [] for t in peers}  # cells at 16/64 MiB whose ratio is outside +-15 % on the same side in every round
     nan = float("nan")
-    for (w, c, s), v in sorted(by.items()):
+    for (w, c, s), byr in sorted(rounds.items()):
+        v = {x: list(d.values()) for x, d in byr.items()}
         g = v.get("gloo", [])
         if not g:
             continue
@@ -68,7 +67,6 @@ def main(out):
         # each round's own ratio: both systems ran within minutes of each other, on the machine as it was then
         paired = []
         for t in peers:
-            byr = rounds[(w, c, s)]
             per = [byr["gloo"][k] / byr[t][k] for k in sorted(byr["gloo"]) if k in byr.get(t, {})]
             paired.append(" ".join(f"{x:.2f}" for x in per) or "-")
             if s >= 16 << 20 and per and (all(x < 0.85 for x in per) or all(x > 1.15 for x in per)):
